@@ -1,0 +1,178 @@
+import Foundation
+
+/// Runs a TensorFlow Lite model: the API of TensorFlowLiteSwift's `Interpreter`, in pure Swift.
+///
+/// ```swift
+/// let interpreter = try Interpreter(modelPath: path)
+/// try interpreter.allocateTensors()
+/// try interpreter.copy(inputData, toInputAt: 0)
+/// try interpreter.invoke()
+/// let output = try interpreter.output(at: 0)
+/// ```
+///
+/// An interpreter is not thread-safe: use one per thread (they can share a ``Model``).
+public final class Interpreter {
+    /// The options the interpreter was created with.
+    public let options: Options?
+    /// Accepted for source compatibility; OpenMLKit runs every operator itself.
+    public let delegates: [Delegate]?
+    /// The loaded model (shared, immutable).
+    public let model: Model
+    let executor: SubgraphExecutor
+    private var hasInvoked = false
+
+    /// Loads the model at `modelPath` (memory-mapped) and creates an interpreter for its first subgraph.
+    ///
+    /// - Throws: ``InterpreterError/failedToLoadModel`` when the file cannot be read,
+    ///   ``InterpreterError/invalidModel(_:)`` when it is not a valid TensorFlow Lite model.
+    public convenience init(modelPath: String, options: Options? = nil, delegates: [Delegate]? = nil) throws {
+        let model: Model
+        do {
+            model = try Model(path: modelPath)
+        } catch let error as ModelError {
+            if case .unreadable = error { throw InterpreterError.failedToLoadModel }
+            throw InterpreterError.invalidModel(error)
+        }
+        try self.init(model: model, options: options, delegates: delegates)
+    }
+
+    /// Creates an interpreter from model bytes held in memory.
+    public convenience init(modelData: Data, options: Options? = nil, delegates: [Delegate]? = nil) throws {
+        let model: Model
+        do {
+            model = try Model(data: modelData)
+        } catch let error as ModelError {
+            throw InterpreterError.invalidModel(error)
+        }
+        try self.init(model: model, options: options, delegates: delegates)
+    }
+
+    /// Creates an interpreter for an already loaded model.
+    public init(model: Model, options: Options? = nil, delegates: [Delegate]? = nil) throws {
+        self.model = model
+        self.options = options
+        self.delegates = delegates
+        do {
+            executor = try SubgraphExecutor(model: model, subgraphIndex: 0, threadCount: options?.resolvedThreadCount ?? 1)
+        } catch let error as ModelError {
+            throw InterpreterError.invalidModel(error)
+        }
+    }
+
+    /// The number of input tensors.
+    public var inputTensorCount: Int { executor.subgraph.inputs.count }
+
+    /// The number of output tensors.
+    public var outputTensorCount: Int { executor.subgraph.outputs.count }
+
+    /// Runs the model on the current input data.
+    ///
+    /// - Throws: ``InterpreterError/allocateTensorsRequired`` before `allocateTensors()`, or
+    ///   ``InterpreterError/tensorFlowLiteError(_:)`` naming the node that failed.
+    public func invoke() throws {
+        try Interpreter.mapErrors { try executor.invoke() }
+        hasInvoked = true
+    }
+
+    /// The input tensor at `index`.
+    public func input(at index: Int) throws -> Tensor {
+        try Tensor(executor.tensors[try tensorIndex(input: index)])
+    }
+
+    /// The output tensor at `index` (its data is meaningful after `invoke()`).
+    public func output(at index: Int) throws -> Tensor {
+        let ids = executor.subgraph.outputs
+        guard index >= 0, index < ids.count else {
+            throw InterpreterError.invalidTensorIndex(index: index, maxIndex: ids.count - 1)
+        }
+        guard executor.isAllocated else { throw InterpreterError.allocateTensorsRequired }
+        return try Tensor(executor.tensors[ids[index]])
+    }
+
+    /// Changes the shape of input `index`; call `allocateTensors()` before the next `invoke()`.
+    public func resizeInput(at index: Int, to shape: Tensor.Shape) throws {
+        let tensor = executor.tensors[try tensorIndex(input: index)]
+        guard shape.dimensions.allSatisfy({ $0 >= 0 }) else {
+            throw InterpreterError.failedToResizeInputTensor(index: index)
+        }
+        var elements = 1
+        for d in shape.dimensions {
+            let (p, o) = elements.multipliedReportingOverflow(by: d)
+            guard !o, p <= Model.maxTensorBytes else { throw InterpreterError.failedToResizeInputTensor(index: index) }
+            elements = p
+        }
+        guard tensor.shape != shape.dimensions else { return }
+        tensor.shape = shape.dimensions
+        executor.invalidate()
+        hasInvoked = false
+    }
+
+    /// Copies `data` into input `index`; its size must equal the tensor's byte size.
+    @discardableResult
+    public func copy(_ data: Data, toInputAt index: Int) throws -> Tensor {
+        let tensor = executor.tensors[try tensorIndex(input: index)]
+        guard executor.isAllocated else { throw InterpreterError.allocateTensorsRequired }
+        guard data.count == tensor.byteCount else {
+            throw InterpreterError.invalidTensorDataCount(provided: data.count, required: tensor.byteCount)
+        }
+        guard let destination = tensor.data else { throw InterpreterError.failedToCopyDataToInputTensor }
+        data.withUnsafeBytes { raw in
+            if let source = raw.baseAddress, raw.count > 0 { destination.copyMemory(from: source, byteCount: raw.count) }
+        }
+        return try Tensor(tensor)
+    }
+
+    /// Plans memory for every tensor; required after creation and after `resizeInput`.
+    public func allocateTensors() throws {
+        try Interpreter.mapErrors { try executor.allocate() }
+    }
+
+    /// The keys of the model's SignatureDefs.
+    public var signatureKeys: [String] { model.signatures.map(\.key) }
+
+    /// A runner for the signature `key`, with its own tensors.
+    public func signatureRunner(with key: String) throws -> SignatureRunner {
+        try SignatureRunner(model: model, key: key, threadCount: options?.resolvedThreadCount ?? 1)
+    }
+
+    private func tensorIndex(input index: Int) throws -> Int {
+        let ids = executor.subgraph.inputs
+        guard index >= 0, index < ids.count else {
+            throw InterpreterError.invalidTensorIndex(index: index, maxIndex: ids.count - 1)
+        }
+        return ids[index]
+    }
+
+    static func mapErrors(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let error as InterpreterError {
+            throw error
+        } catch let error as ModelError {
+            throw InterpreterError.invalidModel(error)
+        } catch let error as RuntimeError {
+            throw InterpreterError.tensorFlowLiteError(error.description)
+        }
+    }
+}
+
+extension Interpreter {
+    /// Options for creating an interpreter.
+    public struct Options: Equatable, Hashable, Sendable {
+        /// Threads used by kernels that split their work; nil means one.
+        public var threadCount: Int? = nil
+        /// Accepted for source compatibility with TensorFlowLiteSwift; OpenMLKit has no delegates.
+        public var isXNNPackEnabled: Bool = false
+
+        public init() {}
+
+        public init(threadCount: Int?) {
+            self.threadCount = threadCount
+        }
+
+        var resolvedThreadCount: Int { max(1, min(threadCount ?? 1, 64)) }
+    }
+}
+
+/// A hardware delegate. Accepted for source compatibility; OpenMLKit executes every operator itself.
+public protocol Delegate: AnyObject {}

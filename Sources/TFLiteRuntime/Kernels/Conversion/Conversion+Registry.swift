@@ -1,0 +1,5 @@
+extension OpRegistry {
+    static var conversionKernels: [BuiltinOperator: KernelFactory] {
+        [:]
+    }
+}

@@ -1,0 +1,246 @@
+/// Runs one subgraph: orders its nodes, infers shapes, plans the arena, and invokes the kernels.
+final class SubgraphExecutor {
+    let model: Model
+    let subgraphIndex: Int
+    let threadCount: Int
+    let planner: MemoryPlanner
+    private(set) var tensors: [RuntimeTensor]
+    private(set) var nodes: [Node] = []
+    private var kernels: [OpKernel] = []
+    /// Node indices (into `nodes`) in execution order.
+    private(set) var order: [Int] = []
+    /// Nodes whose `prepare` runs at invoke time, because some input or output size is only known then.
+    private var deferred: [Bool] = []
+    private var arena: UnsafeMutableRawPointer?
+    private(set) var arenaSize = 0
+    private var constantCopies: [UnsafeMutableRawPointer] = []
+    fileprivate(set) var isAllocated = false
+
+    var subgraph: ModelSubgraph { model.subgraphs[subgraphIndex] }
+
+    init(model: Model, subgraphIndex: Int, threadCount: Int, planner: MemoryPlanner = GreedyBySizePlanner()) throws {
+        self.model = model
+        self.subgraphIndex = subgraphIndex
+        self.threadCount = max(1, threadCount)
+        self.planner = planner
+        let graph = model.subgraphs[subgraphIndex]
+        tensors = graph.tensors.enumerated().map { i, t in
+            RuntimeTensor(
+                index: i, name: t.name, type: t.type, shape: t.shape, quantization: t.quantization,
+                isVariable: t.isVariable)
+        }
+        for (i, t) in graph.tensors.enumerated() {
+            tensors[i].sparsity = t.sparsity
+        }
+        try bindConstants()
+    }
+
+    deinit {
+        arena?.deallocate()
+        for block in constantCopies { block.deallocate() }
+    }
+
+    /// Points constant tensors at the model bytes; copies the few that are misaligned, that are graph
+    /// inputs or variables (both are written to), so nothing ever writes into the mapped file.
+    private func bindConstants() throws {
+        let graph = subgraph
+        let produced = Set(graph.operators.flatMap(\.outputs))
+        let writable = Set(graph.inputs).union(graph.tensors.indices.filter { graph.tensors[$0].isVariable })
+        for (i, t) in graph.tensors.enumerated() {
+            let bytes = model.bufferBytes(t.buffer)
+            guard bytes.count > 0, let base = bytes.baseAddress else { continue }
+            if produced.contains(i) {
+                throw ModelError.invalidValue(
+                    what: "subgraph \(subgraphIndex) tensor \(i)", detail: "has constant data but is written by an operator")
+            }
+            let tensor = tensors[i]
+            if writable.contains(i) {
+                try tensor.allocateOwned()
+                tensor.raw.baseAddress?.copyMemory(from: base, byteCount: min(bytes.count, tensor.byteCount))
+                continue
+            }
+            let alignment = max(1, min(t.type.byteSize, 16))
+            if Int(bitPattern: base) % alignment == 0 {
+                tensor.bindConstant(base, byteCount: bytes.count)
+            } else {
+                let copy = UnsafeMutableRawPointer.allocate(byteCount: bytes.count, alignment: 64)
+                copy.copyMemory(from: base, byteCount: bytes.count)
+                constantCopies.append(copy)
+                tensor.bindConstant(copy, byteCount: bytes.count)
+            }
+        }
+    }
+
+    /// Builds kernels on first use; fails for operators this runtime does not support.
+    private func buildNodes() throws {
+        guard nodes.isEmpty else { return }
+        let graph = subgraph
+        order = try SubgraphExecutor.executionOrder(graph, subgraphIndex: subgraphIndex)
+        var built = [Node]()
+        var builtKernels = [OpKernel]()
+        for (n, op) in graph.operators.enumerated() {
+            let code = model.operatorCodes[op.opcodeIndex]
+            let node = Node(
+                index: n, code: code, inputs: op.inputs.map { $0 >= 0 ? tensors[$0] : nil },
+                outputs: op.outputs.map { tensors[$0] }, intermediates: op.intermediates.map { tensors[$0] },
+                options: try model.options(of: op, what: "subgraph \(subgraphIndex) operator \(n) options"),
+                customOptions: model.customOptions(of: op), threadCount: threadCount)
+            guard let factory = OpRegistry.factory(for: code) else {
+                let kind = code.builtin == .custom ? "custom operator" : "operator"
+                throw RuntimeError("node \(n): \(kind) \(code.displayName) (version \(code.version)) is not supported")
+            }
+            built.append(node)
+            builtKernels.append(try factory(node))
+        }
+        nodes = built
+        kernels = builtKernels
+    }
+
+    /// Kahn's topological sort, keeping the model's order among ready nodes; rejects cycles.
+    static func executionOrder(_ graph: ModelSubgraph, subgraphIndex: Int) throws -> [Int] {
+        var producer = [Int: Int]()
+        for (n, op) in graph.operators.enumerated() {
+            for t in op.outputs {
+                if let other = producer[t] {
+                    throw ModelError.invalidValue(
+                        what: "subgraph \(subgraphIndex) tensor \(t)", detail: "is written by operators \(other) and \(n)")
+                }
+                producer[t] = n
+            }
+        }
+        var pending = [Int](repeating: 0, count: graph.operators.count)
+        var consumers = [[Int]](repeating: [], count: graph.operators.count)
+        for (n, op) in graph.operators.enumerated() {
+            for t in Set(op.inputs) where t >= 0 {
+                if let p = producer[t], p != n {
+                    pending[n] += 1
+                    consumers[p].append(n)
+                } else if producer[t] == n {
+                    throw ModelError.invalidValue(
+                        what: "subgraph \(subgraphIndex) operator \(n)", detail: "reads its own output tensor \(t)")
+                }
+            }
+        }
+        // A min-heap would be O(n log n); models have at most a few thousand nodes, and the common case
+        // (already in order) makes the scan below stop at once.
+        var ready = pending.indices.filter { pending[$0] == 0 }
+        var result = [Int]()
+        result.reserveCapacity(graph.operators.count)
+        while !ready.isEmpty {
+            let next = ready.removeFirst()
+            result.append(next)
+            for c in consumers[next] {
+                pending[c] -= 1
+                if pending[c] == 0 {
+                    let at = ready.firstIndex { $0 > c } ?? ready.count
+                    ready.insert(c, at: at)
+                }
+            }
+        }
+        guard result.count == graph.operators.count else {
+            throw ModelError.invalidValue(what: "subgraph \(subgraphIndex)", detail: "operators form a cycle")
+        }
+        return result
+    }
+
+    /// Infers every shape, plans the arena and binds tensors to memory.
+    func allocate() throws {
+        try buildNodes()
+        isAllocated = false
+        let graph = subgraph
+        deferred = [Bool](repeating: false, count: nodes.count)
+        for t in tensors where !t.isConstant && !t.isVariable {
+            if case .owned = t.storage, graph.inputs.contains(t.index) { continue }
+            t.isDynamic = false
+        }
+        for n in order {
+            let node = nodes[n]
+            node.isRunning = false
+            node.hasDynamicOutputs = false
+            if node.inputs.contains(where: { $0?.isDynamic == true }) {
+                deferred[n] = true
+            } else {
+                try kernels[n].prepare(node)
+                deferred[n] = node.hasDynamicOutputs
+            }
+            if deferred[n] { node.outputs.forEach { $0.isDynamic = true } }
+        }
+        try planArena()
+        isAllocated = true
+    }
+
+    private func planArena() throws {
+        let graph = subgraph
+        let last = order.count
+        var first = [Int: Int]()
+        var lastUse = [Int: Int]()
+        let pinned = Set(graph.inputs).union(graph.outputs)
+        for (step, n) in order.enumerated() {
+            let op = graph.operators[n]
+            for t in op.outputs + op.intermediates where first[t] == nil { first[t] = step }
+            for t in op.inputs + op.intermediates where t >= 0 { lastUse[t] = step }
+            for t in op.inputs where t >= 0 && first[t] == nil { first[t] = 0 }
+        }
+        var requests = [AllocationRequest]()
+        for t in tensors {
+            if t.isConstant || t.isVariable || t.isDynamic { continue }
+            if case .owned = t.storage { continue }
+            let used = first[t.index] != nil || pinned.contains(t.index)
+            guard used else { continue }
+            let lo = pinned.contains(t.index) ? 0 : first[t.index] ?? 0
+            let hi = pinned.contains(t.index) ? last : max(lastUse[t.index] ?? lo, lo)
+            requests.append(AllocationRequest(tensor: t.index, size: t.requiredBytes, firstUse: lo, lastUse: hi))
+        }
+        let plan = planner.plan(requests)
+        guard plan.size <= Model.maxTensorBytes else {
+            throw RuntimeError("the model needs \(plan.size) bytes of activations, more than this runtime allows")
+        }
+        if plan.size > arenaSize || arena == nil {
+            arena?.deallocate()
+            arena = UnsafeMutableRawPointer.allocate(byteCount: max(plan.size, arenaAlignment), alignment: arenaAlignment)
+            arenaSize = plan.size
+        }
+        guard let base = arena else { return }
+        for r in requests {
+            tensors[r.tensor].bindArena(base: base, offset: plan.offsets[r.tensor] ?? 0)
+        }
+        // Tensors read before anything writes them (state without an initializer) start as zeros.
+        // Tensors outside the arena (dynamic ones, variables, initialized inputs, and state read before
+        // anything writes it) get their own block, resized to the current shape.
+        let inArena = Set(requests.map(\.tensor))
+        for t in tensors where !t.isConstant && !inArena.contains(t.index) {
+            var owned = false
+            if case .owned = t.storage { owned = true }
+            if owned || t.isDynamic || t.isVariable || first[t.index] != nil || pinned.contains(t.index) {
+                try t.allocateOwned()
+            }
+        }
+    }
+
+    /// Runs every node in order.
+    func invoke() throws {
+        guard isAllocated else { throw InterpreterError.allocateTensorsRequired }
+        for n in order {
+            let node = nodes[n]
+            if deferred[n] {
+                node.isRunning = true
+                defer { node.isRunning = false }
+                try kernels[n].prepare(node)
+                for t in node.outputs { try t.allocateOwned() }
+                try kernels[n].eval(node)
+            } else {
+                node.isRunning = true
+                defer { node.isRunning = false }
+                try kernels[n].eval(node)
+            }
+        }
+    }
+
+    /// The operator name of each node, for profiling and inspection.
+    var nodeNames: [String] { nodes.map(\.opName) }
+}
+
+extension SubgraphExecutor {
+    /// Marks the plan stale after an input was resized.
+    func invalidate() { isAllocated = false }
+}
