@@ -25,7 +25,8 @@ let package = Package(
             dependencies: [
                 "TFLiteRuntime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            resources: [.copy("Resources/demo")]
         ),
         .testTarget(
             name: "TFLiteRuntimeTests",

@@ -20,8 +20,8 @@ public final class Model: @unchecked Sendable {
     public let signatures: [ModelSignature]
     let bytes: ModelBytes
 
-    /// Largest tensor this runtime will allocate (elements × size), a guard against hostile shapes.
-    static let maxTensorBytes = 1 << 34
+    /// Largest tensor (and arena) this runtime will allocate, in bytes: a guard against hostile shapes.
+    static let maxTensorBytes = 1 << 32
 
     /// Loads and verifies the model at `path` (memory-mapped).
     public convenience init(path: String) throws {

@@ -1,0 +1,31 @@
+import ArgumentParser
+import Foundation
+
+/// `mlkit`: OpenMLKit's command-line tool.
+@main
+struct MLKitCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mlkit",
+        abstract: "Run and inspect TensorFlow Lite models with OpenMLKit's pure-Swift runtime.",
+        subcommands: [DemoCommand.self, InspectCommand.self, RunCommand.self]
+    )
+}
+
+/// A failure the CLI reports as one line on standard error before exiting with status 1.
+struct CLIError: Error, CustomStringConvertible {
+    let description: String
+    init(_ message: String) { description = message }
+}
+
+/// Runs `body`, turning any error into one `error: ...` line on stderr and exit status 1.
+func reportingErrors(_ body: () throws -> Void) throws {
+    do {
+        try body()
+    } catch let exit as ExitCode {
+        throw exit
+    } catch {
+        let message = (error as? LocalizedError)?.errorDescription ?? String(describing: error)
+        FileHandle.standardError.write(Data("error: \(message)\n".utf8))
+        throw ExitCode(1)
+    }
+}
