@@ -54,12 +54,31 @@ struct ModelReport {
         let metadata: [MetadataEntry]
     }
 
-    private func entries(_ indices: [Int]) -> [TensorEntry] {
+    /// Shapes after `allocateTensors()`, by tensor index, when the runtime can prepare the model.
+    ///
+    /// Some outputs (detection post-processing, for one) are declared without a shape and only get
+    /// one when the graph is prepared; LiteRT reports those prepared shapes, and so do we.
+    private var preparedShapes: [Int: [Int]] {
+        guard model.unsupportedOperators.isEmpty, let interpreter = try? Interpreter(model: model),
+            (try? interpreter.allocateTensors()) != nil
+        else { return [:] }
+        var shapes = [Int: [Int]]()
+        let graph = model.subgraphs[0]
+        for (i, t) in graph.inputs.enumerated() {
+            if let tensor = try? interpreter.input(at: i) { shapes[t] = tensor.shape.dimensions }
+        }
+        for (i, t) in graph.outputs.enumerated() {
+            if let tensor = try? interpreter.output(at: i) { shapes[t] = tensor.shape.dimensions }
+        }
+        return shapes
+    }
+
+    private func entries(_ indices: [Int], prepared: [Int: [Int]]) -> [TensorEntry] {
         let graph = model.subgraphs[0]
         return indices.enumerated().map { position, t in
             let tensor = graph.tensors[t]
             return TensorEntry(
-                index: position, tensor_index: t, name: tensor.name, shape: tensor.shape,
+                index: position, tensor_index: t, name: tensor.name, shape: prepared[t] ?? tensor.shape,
                 shape_signature: tensor.shapeSignature ?? tensor.shape, dtype: tensor.type.numpyName,
                 quantization: tensor.quantization.map {
                     Quantization(scales: $0.scales, zero_points: $0.zeroPoints, quantized_dimension: $0.quantizedDimension)
@@ -76,11 +95,13 @@ struct ModelReport {
         return counts
     }
 
-    var report: JSONReport {
-        JSONReport(
+    func makeReport() -> JSONReport {
+        let prepared = preparedShapes
+        return JSONReport(
             path: path, version: model.version, description: model.modelDescription,
             subgraphs: model.subgraphs.count, tensors: model.subgraphs[0].tensors.count,
-            inputs: entries(model.subgraphs[0].inputs), outputs: entries(model.subgraphs[0].outputs),
+            inputs: entries(model.subgraphs[0].inputs, prepared: prepared),
+            outputs: entries(model.subgraphs[0].outputs, prepared: prepared),
             signatures: model.signatures.map { sig in
                 SignatureEntry(
                     key: sig.key, subgraph: sig.subgraphIndex,
@@ -97,7 +118,7 @@ struct ModelReport {
     func jsonString() throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        return String(decoding: try encoder.encode(report), as: UTF8.self)
+        return String(decoding: try encoder.encode(makeReport()), as: UTF8.self)
     }
 
     private func describe(_ e: TensorEntry) -> String {
@@ -114,7 +135,7 @@ struct ModelReport {
     }
 
     func text() -> String {
-        let r = report
+        let r = makeReport()
         var lines = ["\(path)"]
         lines.append("  schema version \(r.version), \(r.subgraphs) subgraph(s), \(r.tensors) tensors in subgraph 0")
         if !r.description.isEmpty { lines.append("  description: \(r.description)") }
