@@ -36,7 +36,8 @@ let package = Package(
         ),
         .testTarget(
             name: "mlkitTests",
-            dependencies: ["mlkit"]
+            dependencies: ["mlkit"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
         ),
     ]
 )
