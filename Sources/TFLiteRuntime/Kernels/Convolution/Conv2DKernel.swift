@@ -1,0 +1,161 @@
+/// CONV_2D on float32 NHWC tensors, including grouped convolution.
+///
+/// Inputs: input `[N, H, W, C]`, filter `[O, KH, KW, C / groups]`, optional bias `[O]`. Options
+/// (`Conv2DOptions`): padding, strides, fused activation, dilations.
+///
+/// The filter is packed once into GEMM panels (per group). A 1x1, stride-1 convolution is a plain
+/// GEMM of the `[pixels, C]` input by the `[C, O]` weights; any other convolution is an indirect GEMM
+/// whose row pointers address the input image tap by tap, so no im2col copy is made. As in TFLite,
+/// only the clamping activations take effect (`CalculateActivationRange` ignores TANH and SIGN_BIT).
+final class Conv2DKernel: OpKernel {
+    private let padding: PaddingScheme
+    private let strideHeight: Int
+    private let strideWidth: Int
+    private let dilationHeight: Int
+    private let dilationWidth: Int
+    private let activation: FusedActivation
+
+    private var geometry: WindowGeometry?
+    private var groups = 1
+    private var outputChannels = 0
+    /// One packing per group.
+    private var packed: [PackedWeights] = []
+    /// The filter shape `packed` was made from; nil when the filter must be packed on every run.
+    private var packedShape: [Int]?
+    /// Zeros that padding taps point at; as long as one group's input channels.
+    private var zeroRow: UnsafeMutablePointer<Float>
+    private var zeroRowCapacity = 1
+
+    init(_ node: Node) throws {
+        try node.expect(inputs: 2, 3, outputs: 1)
+        padding = try PaddingScheme(node: node, field: 0)
+        strideWidth = Int(try node.option(1))
+        strideHeight = Int(try node.option(2))
+        activation = try FusedActivation(node: node, field: 3)
+        dilationWidth = Int(try node.option(4, 1))
+        dilationHeight = Int(try node.option(5, 1))
+        zeroRow = .allocate(capacity: 1)
+        zeroRow.initialize(to: 0)
+    }
+
+    deinit { zeroRow.deallocate() }
+
+    func prepare(_ node: Node) throws {
+        let input = try node.input(0), filter = try node.input(1)
+        try node.expect(input, type: .float32, role: "input")
+        try node.expect(filter, type: .float32, role: "filter")
+        guard filter.rank == 4 else { throw node.error("filter must have rank 4, has shape \(filter.shape)") }
+        guard input.rank == 4 else { throw node.error("input must have rank 4 (NHWC), has shape \(input.shape)") }
+        try FloatOperand.checkExtent(input.shape, node: node, role: "input")
+        try FloatOperand.checkExtent(filter.shape, node: node, role: "filter")
+        let outputChannels = filter.dim(0), groupChannels = filter.dim(3)
+        let inputChannels = input.dim(3)
+        guard groupChannels > 0, inputChannels > 0, inputChannels % groupChannels == 0 else {
+            throw node.error("input has \(inputChannels) channels, not a positive multiple of the filter's \(groupChannels)")
+        }
+        let groups = inputChannels / groupChannels
+        guard outputChannels % groups == 0 else {
+            throw node.error("\(outputChannels) output channels cannot be split into \(groups) groups")
+        }
+        if let bias = node.optionalInput(2) {
+            try node.expect(bias, type: .float32, role: "bias")
+            guard bias.elementCount == outputChannels else {
+                throw node.error("bias has \(bias.elementCount) values for \(outputChannels) output channels")
+            }
+        }
+        let g = try WindowGeometry(
+            node: node, inputShape: input.shape, filterHeight: filter.dim(1), filterWidth: filter.dim(2),
+            strideHeight: strideHeight, strideWidth: strideWidth, dilationHeight: dilationHeight,
+            dilationWidth: dilationWidth, padding: padding)
+        try node.setOutput(0, type: .float32, shape: [g.batch, g.outputHeight, g.outputWidth, outputChannels])
+        geometry = g
+        self.groups = groups
+        self.outputChannels = outputChannels
+        if groupChannels > zeroRowCapacity {
+            zeroRow.deallocate()
+            zeroRow = .allocate(capacity: groupChannels)
+            zeroRow.initialize(repeating: 0, count: groupChannels)
+            zeroRowCapacity = groupChannels
+        }
+        if FloatOperand.isReadableConstant(filter) {
+            if packedShape != filter.shape || packed.count != groups {
+                try pack(filter, node: node)
+                packedShape = filter.shape
+            }
+        } else {
+            packedShape = nil
+        }
+    }
+
+    /// Packs each group's `[O/groups, KH*KW*C/groups]` slice of the filter as a `[K, N]` matrix.
+    private func pack(_ filter: RuntimeTensor, node: Node) throws {
+        let w = try FloatOperand.base(filter, node: node, role: "filter")
+        let depth = filter.dim(1) * filter.dim(2) * filter.dim(3)
+        let groupOutput = outputChannels / groups
+        while packed.count < groups { packed.append(PackedWeights()) }
+        packed.removeLast(packed.count - groups)
+        for (group, weights) in packed.enumerated() {
+            weights.pack(depth: depth, columns: groupOutput, source: w, depthStride: 1) { n in
+                (group * groupOutput + n) * depth
+            }
+        }
+    }
+
+    func eval(_ node: Node) throws {
+        guard let g = geometry else { throw node.error("was not prepared") }
+        let input = try node.input(0), filter = try node.input(1)
+        let x = UnsafePointer(try FloatOperand.base(input, node: node, role: "input"))
+        let y = try FloatOperand.base(try node.output(0), node: node, role: "output")
+        if packedShape == nil { try pack(filter, node: node) }
+        let bias = try node.optionalInput(2).map { UnsafePointer(try FloatOperand.base($0, node: node, role: "bias")) }
+        let groupInput = g.inputChannels / groups, groupOutput = outputChannels / groups
+        let (lower, upper) = activation.floatRange
+        let pointwise = g.taps == 1 && g.outputHeight == g.inputHeight && g.outputWidth == g.inputWidth
+            && g.padTop == 0 && g.padLeft == 0
+        for group in 0..<groups {
+            let weights = packed[group]
+            weights.setBias(bias.map { $0 + group * groupOutput })
+            let gemm = IndirectGemm(
+                rows: g.outputPixels, taps: pointwise ? 1 : g.taps, depth: groupInput, weights: weights,
+                output: y + group * groupOutput, outputStride: outputChannels, lower: lower, upper: upper)
+            if pointwise {
+                gemm.run(
+                    threads: node.threadCount,
+                    rowPointers: IndirectGemm.denseRows(x + group * groupInput, stride: g.inputChannels))
+            } else {
+                gemm.run(threads: node.threadCount, rowPointers: Conv2DKernel.imageRows(
+                    g, input: x + group * groupInput, zero: UnsafePointer(zeroRow)))
+            }
+        }
+    }
+
+    /// Row pointers of the indirect GEMM: for output pixel `p` and tap `(ky, kx)`, the input pixel the
+    /// tap reads (offset to the group's first channel), or the zero row when it falls in the padding.
+    static func imageRows(
+        _ g: WindowGeometry, input: UnsafePointer<Float>, zero: UnsafePointer<Float>
+    ) -> IndirectGemm.RowPointers {
+        let mr = GemmMicrokernel.mr
+        let pixelsPerImage = g.outputHeight * g.outputWidth
+        let imageStride = g.inputHeight * g.inputWidth * g.inputChannels
+        return { first, count, pointers in
+            for r in 0..<mr {
+                let p = first + min(r, count - 1)
+                let b = p / pixelsPerImage, rest = p % pixelsPerImage
+                let oy = rest / g.outputWidth, ox = rest % g.outputWidth
+                let image = input + b * imageStride
+                let iy0 = oy * g.strideHeight - g.padTop, ix0 = ox * g.strideWidth - g.padLeft
+                var t = 0
+                for ky in 0..<g.filterHeight {
+                    let iy = iy0 + ky * g.dilationHeight
+                    let rowInside = iy >= 0 && iy < g.inputHeight
+                    for kx in 0..<g.filterWidth {
+                        let ix = ix0 + kx * g.dilationWidth
+                        pointers[t * mr + r] = rowInside && ix >= 0 && ix < g.inputWidth
+                            ? image + (iy * g.inputWidth + ix) * g.inputChannels : zero
+                        t += 1
+                    }
+                }
+            }
+        }
+    }
+}

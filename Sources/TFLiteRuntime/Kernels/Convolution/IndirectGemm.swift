@@ -1,0 +1,92 @@
+/// Drives `GemmMicrokernel` over a whole product `C[rows, columns] = A · B + bias`, clamped, split
+/// across threads.
+///
+/// `A` is described by a row-pointer callback (see `RowPointers`), so the same driver serves plain
+/// matrices and convolutions read straight from the input image. Work is cut into units of one row
+/// tile by a block of weight panels; units are ordered block-major so each thread sweeps its row
+/// tiles while a block of packed weights stays in cache.
+struct IndirectGemm {
+    /// Output rows (`M`).
+    var rows: Int
+    /// Row pointers per output row (`1` for plain matrices, filter taps for convolutions).
+    var taps: Int
+    /// Elements read from each row pointer (the reduction length per tap).
+    var depth: Int
+    /// Packed right-hand side; its depth must be `taps * depth`.
+    var weights: PackedWeights
+    var output: UnsafeMutablePointer<Float>
+    /// Distance between output rows, in floats.
+    var outputStride: Int
+    var lower: Float = -.infinity
+    var upper: Float = .infinity
+
+    /// Fills `mr` row pointers per tap for `count` rows starting at row `first`, laid out as
+    /// `pointers[tap * mr + r]`. Rows past `count` must repeat a valid row (their results are dropped).
+    typealias RowPointers = (_ first: Int, _ count: Int, _ pointers: UnsafeMutablePointer<UnsafePointer<Float>>) -> Void
+
+    /// Row pointers for a row-major matrix whose row `m` starts at `base + m * stride`.
+    static func denseRows(_ base: UnsafePointer<Float>, stride: Int) -> RowPointers {
+        { first, count, pointers in
+            for r in 0..<GemmMicrokernel.mr {
+                pointers[r] = base + (first + min(r, count - 1)) * stride
+            }
+        }
+    }
+
+    /// Runs the product on up to `threads` threads.
+    func run(threads: Int, rowPointers: RowPointers) {
+        let mr = GemmMicrokernel.mr, nr = GemmMicrokernel.nr
+        let panels = weights.panels
+        guard rows > 0, panels > 0 else { return }
+        let rowTiles = (rows + mr - 1) / mr
+        let macsPerPanel = max(1, taps * depth * nr)
+        // A block of panels small enough to stay in L2 while a thread sweeps its row tiles.
+        var blockPanels = max(1, min(panels, (128 * 1024 / 4) / macsPerPanel))
+        // With few row tiles (small batch, matrix-vector), split the columns so every thread gets work.
+        let wantedUnits = threads * 4
+        if rowTiles * ((panels + blockPanels - 1) / blockPanels) < wantedUnits {
+            let blocksNeeded = min(panels, (wantedUnits + rowTiles - 1) / rowTiles)
+            blockPanels = max(1, min(blockPanels, (panels + blocksNeeded - 1) / blocksNeeded))
+        }
+        let blocks = (panels + blockPanels - 1) / blockPanels
+        let units = rowTiles * blocks
+        // Below ~64k multiply-adds per thread the dispatch costs more than it saves.
+        let unitMacs = mr * blockPanels * macsPerPanel
+        let minimumUnits = max(1, 65_536 / unitMacs)
+
+        let packed = weights.data, bias = weights.bias, panelStride = weights.panelStride
+        let columns = weights.columns
+        let taps = self.taps, depth = self.depth, rows = self.rows
+        let output = self.output, ldc = outputStride, lower = self.lower, upper = self.upper
+        parallelFor(units, threads: threads, minimumPerThread: minimumUnits) { range in
+            withUnsafeTemporaryAllocation(of: UnsafePointer<Float>.self, capacity: taps * mr) { buffer in
+                guard let pointers = buffer.baseAddress else { return }
+                let a = UnsafePointer(pointers)
+                for unit in range {
+                    let block = unit / rowTiles
+                    let first = (unit % rowTiles) * mr
+                    let count = min(mr, rows - first)
+                    rowPointers(first, count, pointers)
+                    let panelEnd = min(panels, (block + 1) * blockPanels)
+                    for p in (block * blockPanels)..<panelEnd {
+                        let b = packed + p * panelStride
+                        let pb = bias + p * nr
+                        let c = output + first * ldc + p * nr
+                        let valid = min(nr, columns - p * nr)
+                        if count == mr {
+                            GemmMicrokernel.tile4(
+                                a: a, taps: taps, depth: depth, b: b, bias: pb, lower: lower, upper: upper,
+                                c: c, ldc: ldc, columns: valid)
+                        } else {
+                            for r in 0..<count {
+                                GemmMicrokernel.tile1(
+                                    a: a, row: r, taps: taps, depth: depth, b: b, bias: pb, lower: lower,
+                                    upper: upper, c: c + r * ldc, columns: valid)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,91 @@
+/// The non-GEMM loops of `TransposeConvKernel`: initialising the output with the bias, gathering the
+/// column buffer into output pixels ("col2im" in gather form), and the final activation clamp.
+enum TransposeConvGather {
+    typealias Vector = SIMD8<Float>
+
+    /// Sets every pixel of one output image to the bias (or zero).
+    static func fill(_ g: TransposeConvGeometry, output: UnsafeMutablePointer<Float>, bias: UnsafePointer<Float>?, threads: Int) {
+        let channels = g.outputChannels
+        let pixels = g.outputHeight * g.outputWidth
+        parallelFor(pixels, threads: threads, minimumPerThread: max(1, 65_536 / max(channels, 1))) { range in
+            for p in range {
+                let out = output + p * channels
+                if let bias { out.update(from: bias, count: channels) } else { out.update(repeating: 0, count: channels) }
+            }
+        }
+    }
+
+    /// Adds the contributions of input rows `band` (held in `column`, `[(row - band.lowerBound) * W + x]
+    /// [tap][O]`) to the output rows they reach. Each output pixel gathers the taps `(ky, kx)` with
+    /// `oy + padTop - ky` a multiple of the stride, i.e. `iy = (oy + padTop - ky) / strideHeight`.
+    static func accumulate(
+        _ g: TransposeConvGeometry, band: Range<Int>, column: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
+        threads: Int
+    ) {
+        let first = max(0, band.lowerBound * g.strideHeight - g.padTop)
+        let last = min(g.outputHeight, (band.upperBound - 1) * g.strideHeight - g.padTop + g.filterHeight)
+        guard first < last else { return }
+        let channels = g.outputChannels
+        let pixelStride = g.taps * channels
+        let rowWork = max(1, g.outputWidth * channels * g.taps / max(g.strideHeight * g.strideWidth, 1))
+        parallelFor(last - first, threads: threads, minimumPerThread: max(1, 65_536 / rowWork)) { range in
+            for row in range {
+                let oy = first + row
+                let yOrigin = oy + g.padTop
+                for ox in 0..<g.outputWidth {
+                    let out = output + (oy * g.outputWidth + ox) * channels
+                    let xOrigin = ox + g.padLeft
+                    var ky = yOrigin % g.strideHeight
+                    while ky < g.filterHeight {
+                        let iy = (yOrigin - ky) / g.strideHeight
+                        if iy < band.lowerBound { break }
+                        if iy < band.upperBound {
+                            let bandRow = column + (iy - band.lowerBound) * g.inputWidth * pixelStride
+                            var kx = xOrigin % g.strideWidth
+                            while kx < g.filterWidth {
+                                let ix = (xOrigin - kx) / g.strideWidth
+                                if ix < 0 { break }
+                                if ix < g.inputWidth {
+                                    add(bandRow + ix * pixelStride + (ky * g.filterWidth + kx) * channels, to: out, count: channels)
+                                }
+                                kx += g.strideWidth
+                            }
+                        }
+                        ky += g.strideHeight
+                    }
+                }
+            }
+        }
+    }
+
+    /// Applies the activation range to `count` values in place.
+    static func clamp(_ values: UnsafeMutablePointer<Float>, count: Int, lower: Float, upper: Float, threads: Int) {
+        parallelFor(count, threads: threads, minimumPerThread: 1 << 16) { range in
+            var i = range.lowerBound
+            while i + 8 <= range.upperBound {
+                let v = UnsafeRawPointer(values + i).loadUnaligned(as: Vector.self)
+                UnsafeMutableRawPointer(values + i).storeBytes(of: GemmMicrokernel.clamp(v, lower, upper), as: Vector.self)
+                i += 8
+            }
+            while i < range.upperBound {
+                values[i] = ReferenceConvolution.clamp(values[i], lower, upper)
+                i += 1
+            }
+        }
+    }
+
+    @inline(__always)
+    private static func add(_ source: UnsafePointer<Float>, to target: UnsafeMutablePointer<Float>, count: Int) {
+        var c = 0
+        while c + 8 <= count {
+            let sum = UnsafeRawPointer(target + c).loadUnaligned(as: Vector.self)
+                + UnsafeRawPointer(source + c).loadUnaligned(as: Vector.self)
+            UnsafeMutableRawPointer(target + c).storeBytes(of: sum, as: Vector.self)
+            c += 8
+        }
+        while c < count {
+            target[c] += source[c]
+            c += 1
+        }
+    }
+}
