@@ -121,8 +121,10 @@ def randomize_keras_weights(model, seed: int):
 
     Keras' default initializers plus identity BatchNorm statistics make deep nets such as
     MobileNetV2 shrink every activation towards 0 (outputs ~1e-10), which would make a parity test
-    meaningless. Convolutions and dense layers get N(0, 1/fan_in), depthwise kernels N(0, 2/fan_in),
-    biases and BatchNorm parameters small random values. Returns the model.
+    meaningless. Convolutions (also transposed and the pointwise half of separable ones) and dense
+    layers get N(0, 1/fan_in), depthwise kernels N(0, 2/fan_in), biases and BatchNorm parameters
+    small random values. Layers nested inside others (MultiHeadAttention's projections) keep their
+    Keras initialization. Returns the model.
     """
     import keras
 
@@ -135,6 +137,16 @@ def randomize_keras_weights(model, seed: int):
         if isinstance(layer, keras.layers.DepthwiseConv2D):
             shape = layer.kernel.shape
             draw(layer.kernel, rng.normal(0.0, (2.0 / (shape[0] * shape[1])) ** 0.5, shape))
+        elif isinstance(layer, keras.layers.SeparableConv2D):
+            shape = layer.depthwise_kernel.shape
+            draw(layer.depthwise_kernel, rng.normal(0.0, (2.0 / (shape[0] * shape[1])) ** 0.5, shape))
+            shape = layer.pointwise_kernel.shape
+            draw(layer.pointwise_kernel, rng.normal(0.0, (1.0 / shape[2]) ** 0.5, shape))
+        elif isinstance(layer, keras.layers.Conv2DTranspose):
+            # kernel is (h, w, out, in); each output sees about h*w*in/stride^2 products.
+            shape = layer.kernel.shape
+            fan_in = shape[0] * shape[1] * shape[3] / (layer.strides[0] * layer.strides[1])
+            draw(layer.kernel, rng.normal(0.0, (1.0 / fan_in) ** 0.5, shape))
         elif isinstance(layer, (keras.layers.Conv2D, keras.layers.Dense)):
             shape = layer.kernel.shape
             draw(layer.kernel, rng.normal(0.0, (1.0 / int(np.prod(shape[:-1]))) ** 0.5, shape))
