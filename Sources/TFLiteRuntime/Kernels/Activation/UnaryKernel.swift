@@ -1,0 +1,100 @@
+/// The pointwise unary operators (LOGISTIC, TANH, RELU, RELU6, RELU_N1_TO_1, LEAKY_RELU, ELU,
+/// HARD_SWISH, GELU, EXP, LOG, SQRT, RSQRT, NEG, ABS): the output has the input's shape and type.
+///
+/// Float32 for all; NEG also int32 and int64, ABS also int32. Options: LEAKY_RELU's alpha
+/// (`LeakyReluOptions` field 0) and GELU's `approximate` (`GeluOptions` field 0).
+final class UnaryKernel: OpKernel {
+    let op: UnaryOperator
+    /// LEAKY_RELU's slope for negative inputs.
+    let alpha: Float
+    /// GELU: the tanh approximation instead of the exact erf form.
+    let approximate: Bool
+
+    init(_ node: Node, _ op: UnaryOperator) throws {
+        self.op = op
+        try node.expect(inputs: 1, outputs: 1)
+        alpha = op == .leakyRelu ? try node.optionFloat(0) : 0
+        approximate = op == .gelu ? try node.optionBool(0) : false
+    }
+
+    func prepare(_ node: Node) throws {
+        let x = try node.input(0)
+        switch x.type {
+        case let type where op.supportedTypes.contains(type):
+            break
+        case .uint8, .int8, .int16:
+            // Quantized variants (lookup tables, fixed-point) get their own preparation here.
+            throw node.error("quantized \(x.type.name) input is not supported yet")
+        default:
+            throw node.error(
+                "input type \(x.type.name) is not supported; supported: \(op.supportedTypes.map(\.name).joined(separator: ", "))")
+        }
+        try node.setOutput(0, type: x.type, shape: x.shape)
+    }
+
+    func eval(_ node: Node) throws {
+        let x = try node.input(0), y = try node.output(0)
+        switch x.type {
+        case .float32:
+            let input = try node.elementwiseBuffer(x, Float.self, role: "input")
+            let output = try node.elementwiseBuffer(y, Float.self, role: "output")
+            try runFloat(node, input, output)
+        case .int32:
+            try runInteger(node, Int32.self, x, y)
+        case .int64:
+            try runInteger(node, Int64.self, x, y)
+        case let type:
+            throw node.error("input type \(type.name) is not supported")
+        }
+    }
+
+    private func runFloat(_ node: Node, _ x: UnsafeMutableBufferPointer<Float>, _ y: UnsafeMutableBufferPointer<Float>) throws {
+        guard x.count == y.count else { throw node.error("output is not sized like the input") }
+        let t = node.threadCount
+        switch op {
+        case .logistic: UnaryKernel.apply(LogisticFunctor(), x, y, threads: t, op.minimumPerThread)
+        case .tanh: UnaryKernel.apply(TanhFunctor(), x, y, threads: t, op.minimumPerThread)
+        case .relu: UnaryKernel.apply(ClampFunctor(lower: 0, upper: .infinity), x, y, threads: t, op.minimumPerThread)
+        case .relu6: UnaryKernel.apply(ClampFunctor(lower: 0, upper: 6), x, y, threads: t, op.minimumPerThread)
+        case .reluN1To1: UnaryKernel.apply(ClampFunctor(lower: -1, upper: 1), x, y, threads: t, op.minimumPerThread)
+        case .leakyRelu: UnaryKernel.apply(LeakyReluFunctor(alpha: alpha), x, y, threads: t, op.minimumPerThread)
+        case .elu: UnaryKernel.apply(EluFunctor(), x, y, threads: t, op.minimumPerThread)
+        case .hardSwish: UnaryKernel.apply(HardSwishFunctor(), x, y, threads: t, op.minimumPerThread)
+        case .gelu:
+            if approximate {
+                UnaryKernel.apply(GeluTanhFunctor(), x, y, threads: t, op.minimumPerThread)
+            } else {
+                UnaryKernel.apply(GeluFunctor(), x, y, threads: t, op.minimumPerThread)
+            }
+        case .exp: UnaryKernel.apply(ExpFunctor(), x, y, threads: t, op.minimumPerThread)
+        case .log: UnaryKernel.apply(LogFunctor(), x, y, threads: t, op.minimumPerThread)
+        case .sqrt: UnaryKernel.apply(SqrtFunctor(), x, y, threads: t, op.minimumPerThread)
+        case .rsqrt: UnaryKernel.apply(RsqrtFunctor(), x, y, threads: t, op.minimumPerThread)
+        case .negate: UnaryKernel.apply(NegateFunctor<Float>(), x, y, threads: t, op.minimumPerThread)
+        case .absolute: UnaryKernel.apply(AbsoluteFunctor<Float>(), x, y, threads: t, op.minimumPerThread)
+        }
+    }
+
+    private func runInteger<T: ElementwiseScalar>(_ node: Node, _: T.Type, _ xt: RuntimeTensor, _ yt: RuntimeTensor) throws {
+        let x = try node.elementwiseBuffer(xt, T.self, role: "input")
+        let y = try node.elementwiseBuffer(yt, T.self, role: "output")
+        guard x.count == y.count else { throw node.error("output is not sized like the input") }
+        switch op {
+        case .negate: UnaryKernel.apply(NegateFunctor<T>(), x, y, threads: node.threadCount, op.minimumPerThread)
+        case .absolute: UnaryKernel.apply(AbsoluteFunctor<T>(), x, y, threads: node.threadCount, op.minimumPerThread)
+        default: throw node.error("input type \(xt.type.name) is not supported")
+        }
+    }
+
+    /// `y[i] = f(x[i])` for every element, split over threads when there are enough.
+    @inline(__always)
+    static func apply<F: UnaryFunctor>(
+        _ f: F, _ x: UnsafeMutableBufferPointer<F.Element>, _ y: UnsafeMutableBufferPointer<F.Element>,
+        threads: Int, _ minimumPerThread: Int
+    ) {
+        guard let px = x.baseAddress, let py = y.baseAddress else { return }
+        parallelFor(x.count, threads: threads, minimumPerThread: minimumPerThread) { range in
+            for i in range { py[i] = f(px[i]) }
+        }
+    }
+}

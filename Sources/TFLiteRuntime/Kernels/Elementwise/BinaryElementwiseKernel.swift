@@ -1,0 +1,83 @@
+/// ADD, SUB, MUL, DIV, SQUARED_DIFFERENCE, MAXIMUM, MINIMUM, FLOOR_DIV and FLOOR_MOD on float32,
+/// int32 and int64 tensors, with NumPy broadcasting of any rank.
+///
+/// Results match LiteRT's: float results of ADD/SUB/MUL/DIV are clamped to the fused activation's
+/// range, which without an activation is the finite float range (so overflow gives ±FLT_MAX, not
+/// ±inf); integers wrap on overflow; an integer division by zero (and, as in LiteRT, any zero
+/// divisor of FLOOR_DIV) throws.
+final class BinaryElementwiseKernel: OpKernel {
+    let op: BinaryOperator
+    let activation: FusedActivation
+    private var plan: BroadcastPlan?
+
+    init(_ node: Node, _ op: BinaryOperator) throws {
+        self.op = op
+        try node.expect(inputs: 2, outputs: 1)
+        activation = op.hasFusedActivation ? try FusedActivation(node: node, field: 0) : .none
+    }
+
+    func prepare(_ node: Node) throws {
+        let a = try node.input(0), b = try node.input(1)
+        guard a.type == b.type else {
+            throw node.error("inputs have different types, \(a.type.name) and \(b.type.name)")
+        }
+        switch a.type {
+        case let type where op.supportedTypes.contains(type):
+            break
+        case .uint8, .int8, .int16:
+            // The quantized variants get their own preparation (rescaling multipliers) here.
+            throw node.error("quantized \(a.type.name) inputs are not supported yet")
+        default:
+            throw node.error(
+                "input type \(a.type.name) is not supported; supported: \(op.supportedTypes.map(\.name).joined(separator: ", "))")
+        }
+        guard let plan = BroadcastPlan(a.shape, b.shape) else {
+            throw node.error("input shapes \(a.shape) and \(b.shape) cannot be broadcast together")
+        }
+        self.plan = plan
+        try node.setOutput(0, type: a.type, shape: plan.outputShape)
+    }
+
+    func eval(_ node: Node) throws {
+        guard let plan else { throw node.error("eval before prepare") }
+        switch try node.input(0).type {
+        case .float32: try run(Float.self, node, plan)
+        case .int32: try run(Int32.self, node, plan)
+        case .int64: try run(Int64.self, node, plan)
+        case let type: throw node.error("input type \(type.name) is not supported")
+        }
+    }
+
+    private func run<T: ElementwiseScalar>(_: T.Type, _ node: Node, _ plan: BroadcastPlan) throws {
+        let a = try node.elementwiseBuffer(try node.input(0), T.self, role: "input 0")
+        let b = try node.elementwiseBuffer(try node.input(1), T.self, role: "input 1")
+        let out = try node.elementwiseBuffer(try node.output(0), T.self, role: "output")
+        guard out.count == plan.outputCount else { throw node.error("output is not sized for the broadcast shape") }
+        guard let pa = a.baseAddress, let pb = b.baseAddress, let po = out.baseAddress else { return }
+        if op.rejectsZeroDivisor(for: T.tensorType) && b.contains(where: { $0 == 0 }) {
+            throw node.error("division by zero")
+        }
+        let threads = node.threadCount, minimum = op.minimumPerThread
+        let (lower, upper) = T.activationRange(activation)
+        switch op {
+        case .add:
+            plan.apply(AddFunctor(lower: lower, upper: upper), pa, pb, po, threads: threads, minimumPerThread: minimum)
+        case .subtract:
+            plan.apply(SubtractFunctor(lower: lower, upper: upper), pa, pb, po, threads: threads, minimumPerThread: minimum)
+        case .multiply:
+            plan.apply(MultiplyFunctor(lower: lower, upper: upper), pa, pb, po, threads: threads, minimumPerThread: minimum)
+        case .divide:
+            plan.apply(DivideFunctor(lower: lower, upper: upper), pa, pb, po, threads: threads, minimumPerThread: minimum)
+        case .squaredDifference:
+            plan.apply(SquaredDifferenceFunctor<T>(), pa, pb, po, threads: threads, minimumPerThread: minimum)
+        case .maximum:
+            plan.apply(MaximumFunctor<T>(), pa, pb, po, threads: threads, minimumPerThread: minimum)
+        case .minimum:
+            plan.apply(MinimumFunctor<T>(), pa, pb, po, threads: threads, minimumPerThread: minimum)
+        case .floorDivide:
+            plan.apply(FloorDivideFunctor<T>(), pa, pb, po, threads: threads, minimumPerThread: minimum)
+        case .floorModulo:
+            plan.apply(FloorModuloFunctor<T>(), pa, pb, po, threads: threads, minimumPerThread: minimum)
+        }
+    }
+}

@@ -1,0 +1,92 @@
+extension ReductionLayout {
+    /// Folds the input into the output with `reducer`: every output element starts at the identity
+    /// and takes in the input elements that reduce onto it, in memory order.
+    ///
+    /// The input is read once, in order. Work is split over threads along the outermost kept
+    /// dimension (each worker owns its outputs); a reduction to one value is split into partial
+    /// folds that are merged at the end.
+    func fold<R: Reducer>(
+        _ reducer: R, _ input: UnsafePointer<R.Element>?, _ output: UnsafeMutableBufferPointer<R.Accumulator>,
+        threads: Int
+    ) {
+        guard inputCount > 0, let x = input, let y = output.baseAddress else {
+            output.initialize(repeating: reducer.emptyValue)
+            return
+        }
+        output.initialize(repeating: reducer.identity)
+        // Elements per thread below which splitting costs more than it saves.
+        let minimumWork = 32768
+
+        guard let split = splitDimension else {
+            // Everything folds into y[0]: the merged input is one contiguous reduced run.
+            let chunks = min(max(threads, 1), max(1, inputCount / minimumWork))
+            if chunks == 1 {
+                y[0] = ReductionLayout.foldRun(reducer, reducer.identity, x, inputCount)
+                return
+            }
+            withUnsafeTemporaryAllocation(of: R.Accumulator.self, capacity: chunks) { partial in
+                guard let p = partial.baseAddress else { return }
+                parallelFor(chunks, threads: chunks) { range in
+                    for c in range {
+                        let lo = inputCount * c / chunks, hi = inputCount * (c + 1) / chunks
+                        (p + c).initialize(to: ReductionLayout.foldRun(reducer, reducer.identity, x + lo, hi - lo))
+                    }
+                }
+                var total = p[0]
+                for c in 1..<chunks { total = reducer.merge(total, p[c]) }
+                y[0] = total
+            }
+            return
+        }
+
+        dims.withUnsafeBufferPointer { dims in
+            reduced.withUnsafeBufferPointer { reduced in
+                inputStrides.withUnsafeBufferPointer { inS in
+                    outputStrides.withUnsafeBufferPointer { outS in
+                        let last = dims.count - 1
+                        // Visits dimension `d` over `range`, the input and output positions at its start.
+                        func walk(_ d: Int, _ range: Range<Int>, _ xo: Int, _ yo: Int) {
+                            if d == last {
+                                if reduced[d] {
+                                    y[yo] = ReductionLayout.foldRun(reducer, y[yo], x + xo + range.lowerBound, range.count)
+                                } else {
+                                    // Kept innermost run: one output per input element (inner strides are 1).
+                                    let px = x + xo, py = y + yo
+                                    for i in range { py[i] = reducer(py[i], px[i]) }
+                                }
+                                return
+                            }
+                            for i in range {
+                                walk(d + 1, 0..<dims[d + 1], xo + i * inS[d], yo + i * outS[d])
+                            }
+                        }
+                        // Walks everything, restricting only the split dimension to `part`.
+                        func walkPart(_ d: Int, _ part: Range<Int>, _ xo: Int, _ yo: Int) {
+                            if d == split {
+                                walk(d, part, xo, yo)
+                                return
+                            }
+                            for i in 0..<dims[d] {
+                                walkPart(d + 1, part, xo + i * inS[d], yo + i * outS[d])
+                            }
+                        }
+                        let perUnit = max(1, inputCount / max(dims[split], 1))
+                        parallelFor(dims[split], threads: threads, minimumPerThread: max(1, minimumWork / perUnit)) { part in
+                            walkPart(0, part, 0, 0)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Folds `count` contiguous elements into `start`.
+    @inline(__always)
+    static func foldRun<R: Reducer>(_ reducer: R, _ start: R.Accumulator, _ x: UnsafePointer<R.Element>, _ count: Int)
+        -> R.Accumulator
+    {
+        var acc = start
+        for i in 0..<count { acc = reducer(acc, x[i]) }
+        return acc
+    }
+}
