@@ -40,6 +40,9 @@ struct ConvolutionKernelTests {
         Case(height: 5, width: 5, channels: 6, outputChannels: 6, filterHeight: 1, filterWidth: 1, groups: 3),
         Case(height: 7, width: 5, channels: 10, outputChannels: 20, constantFilter: false),
         Case(height: 3, width: 3, channels: 64, outputChannels: 70, strideHeight: 2, strideWidth: 2, same: false),
+        // 32+ channels per group: taps are read in place (no tile gathering), with padding and dilation.
+        Case(height: 9, width: 7, channels: 40, outputChannels: 12, strideHeight: 2, dilationWidth: 2, activation: 1),
+        Case(height: 6, width: 6, channels: 64, outputChannels: 16, groups: 2),
     ]
 
     static let depthwiseCases: [Case] = [

@@ -112,19 +112,81 @@ final class Conv2DKernel: OpKernel {
         let (lower, upper) = activation.floatRange
         let pointwise = g.taps == 1 && g.outputHeight == g.inputHeight && g.outputWidth == g.inputWidth
             && g.padTop == 0 && g.padLeft == 0
+        // With few channels per tap, the per-tap loop overhead dominates; copying each tile's window
+        // into one contiguous row (im2col of just `mr` pixels) lets the microkernel run one long loop.
+        let gather = !pointwise && groupInput < Conv2DKernel.gatherBelowChannels
         for group in 0..<groups {
             let weights = packed[group]
             weights.setBias(bias.map { $0 + group * groupOutput })
-            let gemm = IndirectGemm(
+            var gemm = IndirectGemm(
                 rows: g.outputPixels, taps: pointwise ? 1 : g.taps, depth: groupInput, weights: weights,
                 output: y + group * groupOutput, outputStride: outputChannels, lower: lower, upper: upper)
+            let groupInputBase = x + group * groupInput
             if pointwise {
+                gemm.run(threads: node.threadCount, rowPointers: IndirectGemm.denseRows(groupInputBase, stride: g.inputChannels))
+            } else if gather {
+                gemm.taps = 1
+                gemm.depth = g.taps * groupInput
+                gemm.scratchPerRow = gemm.depth
+                gemm.run(threads: node.threadCount, rowPointers: Conv2DKernel.gatheredRows(g, input: groupInputBase, depth: groupInput))
+            } else {
                 gemm.run(
                     threads: node.threadCount,
-                    rowPointers: IndirectGemm.denseRows(x + group * groupInput, stride: g.inputChannels))
-            } else {
-                gemm.run(threads: node.threadCount, rowPointers: Conv2DKernel.imageRows(
-                    g, input: x + group * groupInput, zero: UnsafePointer(zeroRow)))
+                    rowPointers: Conv2DKernel.imageRows(g, input: groupInputBase, zero: UnsafePointer(zeroRow)))
+            }
+        }
+    }
+
+    /// Channels per group below which tiles are gathered into contiguous rows (see `eval`).
+    static let gatherBelowChannels = 32
+
+    /// Row pointers into per-thread scratch rows holding each output pixel's whole window
+    /// (`[ky][kx][depth]`, zeros for padding): a tile-sized im2col.
+    static func gatheredRows(_ g: WindowGeometry, input: UnsafePointer<Float>, depth: Int) -> IndirectGemm.RowPointers {
+        let mr = GemmMicrokernel.mr
+        let pixelsPerImage = g.outputHeight * g.outputWidth
+        let imageStride = g.inputHeight * g.inputWidth * g.inputChannels
+        let rowLength = g.taps * depth
+        return { first, count, pointers, scratch in
+            for r in 0..<mr {
+                guard r < count else {
+                    pointers[r] = pointers[count - 1]
+                    continue
+                }
+                let row = scratch + r * rowLength
+                pointers[r] = UnsafePointer(row)
+                let p = first + r
+                let b = p / pixelsPerImage, rest = p % pixelsPerImage
+                let oy = rest / g.outputWidth, ox = rest % g.outputWidth
+                let image = input + b * imageStride
+                let iy0 = oy * g.strideHeight - g.padTop, ix0 = ox * g.strideWidth - g.padLeft
+                let columns = g.validFilterColumns(outputColumn: ox)
+                // Whole window row inside and undilated: the taps of one filter row are one run of memory
+                // only when the group spans all channels.
+                let contiguous = columns.count == g.filterWidth && g.dilationWidth == 1 && depth == g.inputChannels
+                var dst = row
+                for ky in 0..<g.filterHeight {
+                    let iy = iy0 + ky * g.dilationHeight
+                    guard iy >= 0, iy < g.inputHeight else {
+                        dst.update(repeating: 0, count: g.filterWidth * depth)
+                        dst += g.filterWidth * depth
+                        continue
+                    }
+                    let line = image + iy * g.inputWidth * g.inputChannels
+                    if contiguous {
+                        dst.update(from: line + ix0 * g.inputChannels, count: g.filterWidth * depth)
+                        dst += g.filterWidth * depth
+                        continue
+                    }
+                    for kx in 0..<g.filterWidth {
+                        if columns.contains(kx) {
+                            dst.update(from: line + (ix0 + kx * g.dilationWidth) * g.inputChannels, count: depth)
+                        } else {
+                            dst.update(repeating: 0, count: depth)
+                        }
+                        dst += depth
+                    }
+                }
             }
         }
     }
@@ -137,7 +199,7 @@ final class Conv2DKernel: OpKernel {
         let mr = GemmMicrokernel.mr
         let pixelsPerImage = g.outputHeight * g.outputWidth
         let imageStride = g.inputHeight * g.inputWidth * g.inputChannels
-        return { first, count, pointers in
+        return { first, count, pointers, _ in
             for r in 0..<mr {
                 let p = first + min(r, count - 1)
                 let b = p / pixelsPerImage, rest = p % pixelsPerImage

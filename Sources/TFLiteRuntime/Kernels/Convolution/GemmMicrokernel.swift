@@ -16,7 +16,7 @@ enum GemmMicrokernel {
 
     /// Computes a full `mr x nr` tile and stores its first `columns` columns at `c` (row stride `ldc`).
     @inline(__always)
-    static func tile4(
+    static func tileFull(
         a: UnsafePointer<UnsafePointer<Float>>, taps: Int, depth: Int, b: UnsafePointer<Float>,
         bias: UnsafePointer<Float>, lower: Float, upper: Float,
         c: UnsafeMutablePointer<Float>, ldc: Int, columns: Int
@@ -81,8 +81,13 @@ enum GemmMicrokernel {
     /// Clamps to the activation range; NaN passes through, as in TFLite's `std::min(std::max(...))`.
     @inline(__always)
     static func clamp(_ v: Vector, _ lower: Float, _ upper: Float) -> Vector {
-        var r = v.replacing(with: lower, where: v .< lower)
-        r.replace(with: upper, where: r .> upper)
+        // Written per lane because LLVM turns this form into minps + compare/select, while the
+        // SIMD mask API (`replacing(with:where:)`) compiles to mask shuffles on SSE2.
+        var r = v
+        for i in 0..<Vector.scalarCount {
+            let x = r[i]
+            r[i] = x < lower ? lower : (x > upper ? upper : x)
+        }
         return r
     }
 

@@ -19,14 +19,20 @@ struct IndirectGemm {
     var outputStride: Int
     var lower: Float = -.infinity
     var upper: Float = .infinity
+    /// Floats of per-thread scratch per tile row that `RowPointers` may copy rows into (0 for none).
+    var scratchPerRow = 0
 
     /// Fills `mr` row pointers per tap for `count` rows starting at row `first`, laid out as
     /// `pointers[tap * mr + r]`. Rows past `count` must repeat a valid row (their results are dropped).
-    typealias RowPointers = (_ first: Int, _ count: Int, _ pointers: UnsafeMutablePointer<UnsafePointer<Float>>) -> Void
+    /// `scratch` holds `mr * scratchPerRow` floats private to the calling thread, valid until the next call.
+    typealias RowPointers = (
+        _ first: Int, _ count: Int, _ pointers: UnsafeMutablePointer<UnsafePointer<Float>>,
+        _ scratch: UnsafeMutablePointer<Float>
+    ) -> Void
 
     /// Row pointers for a row-major matrix whose row `m` starts at `base + m * stride`.
     static func denseRows(_ base: UnsafePointer<Float>, stride: Int) -> RowPointers {
-        { first, count, pointers in
+        { first, count, pointers, _ in
             for r in 0..<GemmMicrokernel.mr {
                 pointers[r] = base + (first + min(r, count - 1)) * stride
             }
@@ -54,36 +60,51 @@ struct IndirectGemm {
         let unitMacs = mr * blockPanels * macsPerPanel
         let minimumUnits = max(1, 65_536 / unitMacs)
 
+        let scratchCount = max(1, mr * scratchPerRow), pointerCount = taps * mr
+        parallelFor(units, threads: threads, minimumPerThread: minimumUnits) { range in
+            withUnsafeTemporaryAllocation(of: UnsafePointer<Float>.self, capacity: pointerCount) { pointers in
+                withUnsafeTemporaryAllocation(of: Float.self, capacity: scratchCount) { scratch in
+                    guard let pointers = pointers.baseAddress, let scratch = scratch.baseAddress else { return }
+                    runUnits(
+                        range, rowTiles: rowTiles, blockPanels: blockPanels, pointers: pointers, scratch: scratch,
+                        rowPointers: rowPointers)
+                }
+            }
+        }
+    }
+
+    /// Computes work units `range` (unit = row tile + block of panels, block-major) on this thread.
+    @inline(__always)
+    private func runUnits(
+        _ range: Range<Int>, rowTiles: Int, blockPanels: Int, pointers: UnsafeMutablePointer<UnsafePointer<Float>>,
+        scratch: UnsafeMutablePointer<Float>, rowPointers: RowPointers
+    ) {
+        let mr = GemmMicrokernel.mr, nr = GemmMicrokernel.nr
         let packed = weights.data, bias = weights.bias, panelStride = weights.panelStride
-        let columns = weights.columns
+        let panels = weights.panels, columns = weights.columns
         let taps = self.taps, depth = self.depth, rows = self.rows
         let output = self.output, ldc = outputStride, lower = self.lower, upper = self.upper
-        parallelFor(units, threads: threads, minimumPerThread: minimumUnits) { range in
-            withUnsafeTemporaryAllocation(of: UnsafePointer<Float>.self, capacity: taps * mr) { buffer in
-                guard let pointers = buffer.baseAddress else { return }
-                let a = UnsafePointer(pointers)
-                for unit in range {
-                    let block = unit / rowTiles
-                    let first = (unit % rowTiles) * mr
-                    let count = min(mr, rows - first)
-                    rowPointers(first, count, pointers)
-                    let panelEnd = min(panels, (block + 1) * blockPanels)
-                    for p in (block * blockPanels)..<panelEnd {
-                        let b = packed + p * panelStride
-                        let pb = bias + p * nr
-                        let c = output + first * ldc + p * nr
-                        let valid = min(nr, columns - p * nr)
-                        if count == mr {
-                            GemmMicrokernel.tile4(
-                                a: a, taps: taps, depth: depth, b: b, bias: pb, lower: lower, upper: upper,
-                                c: c, ldc: ldc, columns: valid)
-                        } else {
-                            for r in 0..<count {
-                                GemmMicrokernel.tile1(
-                                    a: a, row: r, taps: taps, depth: depth, b: b, bias: pb, lower: lower,
-                                    upper: upper, c: c + r * ldc, columns: valid)
-                            }
-                        }
+        let a = UnsafePointer(pointers)
+        for unit in range {
+            let block = unit / rowTiles
+            let first = (unit % rowTiles) * mr
+            let count = min(mr, rows - first)
+            rowPointers(first, count, pointers, scratch)
+            let panelEnd = min(panels, (block + 1) * blockPanels)
+            for p in (block * blockPanels)..<panelEnd {
+                let b = packed + p * panelStride
+                let pb = bias + p * nr
+                let c = output + first * ldc + p * nr
+                let valid = min(nr, columns - p * nr)
+                if count == mr {
+                    GemmMicrokernel.tileFull(
+                        a: a, taps: taps, depth: depth, b: b, bias: pb, lower: lower, upper: upper,
+                        c: c, ldc: ldc, columns: valid)
+                } else {
+                    for r in 0..<count {
+                        GemmMicrokernel.tile1(
+                            a: a, row: r, taps: taps, depth: depth, b: b, bias: pb, lower: lower,
+                            upper: upper, c: c + r * ldc, columns: valid)
                     }
                 }
             }
