@@ -18,13 +18,18 @@ import numpy as np
 from ai_edge_litert.interpreter import Interpreter, OpResolverType
 
 
-def make_interpreter(model: str | Path | bytes) -> Interpreter:
+def make_interpreter(model: str | Path | bytes, *, xnnpack: bool = False) -> Interpreter:
     """Returns a LiteRT interpreter for a model file path or the model's bytes.
 
     Tensors are not allocated yet; `run` does that after resizing inputs where needed.
+    `xnnpack=True` uses LiteRT's default resolver with the XNNPACK delegate instead. That is only a
+    fallback for models whose custom ops exist solely in XNNPACK (MediaPipe's
+    Convolution2DTransposeBias); its float results differ from the reference kernels in rounding.
     """
     kwargs = dict(
-        experimental_op_resolver_type=OpResolverType.BUILTIN_WITHOUT_DEFAULT_DELEGATES,
+        experimental_op_resolver_type=(
+            OpResolverType.BUILTIN if xnnpack else OpResolverType.BUILTIN_WITHOUT_DEFAULT_DELEGATES
+        ),
         num_threads=1,
     )
     if isinstance(model, (bytes, bytearray)):
