@@ -1,5 +1,9 @@
 extension OpRegistry {
     static var conversionKernels: [BuiltinOperator: KernelFactory] {
-        [:]
+        [
+            .cast: { try CastKernel($0) },
+            .dequantize: { try DequantizeKernel($0) },
+            .densify: { try DensifyKernel($0) },
+        ]
     }
 }

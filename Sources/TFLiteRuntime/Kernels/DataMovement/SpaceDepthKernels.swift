@@ -1,0 +1,254 @@
+/// SPACE_TO_DEPTH and DEPTH_TO_SPACE (`block_size`, field 0) on NHWC tensors: each is a transpose
+/// of the input viewed as six dimensions, so the copy runs along whole channel vectors.
+final class SpaceDepthKernel: OpKernel {
+    enum Direction { case spaceToDepth, depthToSpace }
+
+    private let direction: Direction
+    private let block: Int
+    private let folded = FoldedOutputs()
+
+    init(_ node: Node, _ direction: Direction) throws {
+        try node.expect(inputs: 1, outputs: 1)
+        self.direction = direction
+        block = Int(try node.option(0))
+        guard block > 0 else { throw node.error("block_size \(block) must be positive") }
+    }
+
+    func prepare(_ node: Node) throws {
+        try folded.reset(node)
+        let x = try node.input(0)
+        try MoveSupport.expectMovable(x, node, role: "input")
+        guard x.rank == 4 else { throw node.error("input must be 4-D (NHWC), has shape \(x.shape)") }
+        let (n, h, w, c) = (x.shape[0], x.shape[1], x.shape[2], x.shape[3])
+        let (area, overflow) = block.multipliedReportingOverflow(by: block)
+        guard !overflow else { throw node.error("block_size \(block) is too large") }
+        let shape: [Int]
+        switch direction {
+        case .spaceToDepth:
+            guard h % block == 0, w % block == 0 else {
+                throw node.error("height and width of \(x.shape) must be multiples of block_size \(block)")
+            }
+            let (depth, o) = c.multipliedReportingOverflow(by: area)
+            guard !o else { throw node.error("block_size \(block) is too large") }
+            shape = [n, h / block, w / block, depth]
+        case .depthToSpace:
+            guard c % area == 0 else {
+                throw node.error("depth of \(x.shape) must be a multiple of block_size² (\(area))")
+            }
+            let (height, o1) = h.multipliedReportingOverflow(by: block)
+            let (width, o2) = w.multipliedReportingOverflow(by: block)
+            guard !o1, !o2 else { throw node.error("block_size \(block) is too large") }
+            shape = [n, height, width, c / area]
+        }
+        try node.setOutput(0, type: x.type, shape: shape)
+        if MoveSupport.allInputsConstant(node) { try folded.fold(node) { try run(node) } }
+    }
+
+    func eval(_ node: Node) throws {
+        if folded.isActive { return }
+        try run(node)
+    }
+
+    private func run(_ node: Node) throws {
+        let x = try node.input(0), y = try node.output(0)
+        let copy = SpaceDepthKernel.plan(direction, inputShape: x.shape, block: block, elementSize: x.type.byteSize)
+        copy.run(
+            from: try MoveSupport.source(x, node, role: "input"), to: try MoveSupport.destination(y, node, role: "output"),
+            threads: node.threadCount)
+    }
+
+    /// The six-dimensional copy, iterating in output order.
+    static func plan(_ direction: Direction, inputShape s: [Int], block b: Int, elementSize: Int) -> StridedCopy {
+        let (n, h, w, c) = (s[0], s[1], s[2], s[3])
+        switch direction {
+        case .spaceToDepth:
+            // Output [n, h/b, w/b, (dy, dx, c)] reads input [n, h/b·b + dy, w/b·b + dx, c].
+            let extents = [n, h / b, w / b, b, b, c]
+            return StridedCopy(
+                extents: extents, sourceStrides: [h * w * c, b * w * c, b * c, w * c, c, 1],
+                destinationStrides: stridesOf(extents), elementSize: elementSize)
+        case .depthToSpace:
+            // Output [n, (y, dy), (x, dx), oc] reads input [n, y, x, (dy, dx, oc)].
+            let oc = c / (b * b)
+            let extents = [n, h, b, w, b, oc]
+            return StridedCopy(
+                extents: extents, sourceStrides: [h * w * c, w * c, b * oc, c, oc, 1],
+                destinationStrides: stridesOf(extents), elementSize: elementSize)
+        }
+    }
+}
+
+/// SPACE_TO_BATCH_ND (inputs: input, block_shape, paddings) and BATCH_TO_SPACE_ND (inputs: input,
+/// block_shape, crops): move blocks of the spatial dimensions (all but the first and last) to and
+/// from the batch dimension. Padding uses the output's zero point for 8- and 16-bit types, as LiteRT.
+final class SpaceBatchKernel: OpKernel {
+    enum Direction { case spaceToBatch, batchToSpace }
+
+    private let direction: Direction
+    private var blockShape: [Int] = []
+    private var before: [Int] = []
+    private let folded = FoldedOutputs()
+
+    init(_ node: Node, _ direction: Direction) throws {
+        try node.expect(inputs: 3, outputs: 1)
+        self.direction = direction
+    }
+
+    func prepare(_ node: Node) throws {
+        try folded.reset(node)
+        let x = try node.input(0), blockTensor = try node.input(1), padTensor = try node.input(2)
+        try MoveSupport.expectMovable(x, node, role: "input")
+        guard x.rank >= 3 else { throw node.error("input must have at least 3 dimensions, has shape \(x.shape)") }
+        let spatial = x.rank - 2
+        guard blockTensor.rank == 1, blockTensor.elementCount == spatial else {
+            throw node.error("block_shape must be a vector of \(spatial) values, has shape \(blockTensor.shape)")
+        }
+        let role = direction == .spaceToBatch ? "paddings" : "crops"
+        guard padTensor.rank == 2, padTensor.shape[0] == spatial, padTensor.shape[1] == 2 else {
+            throw node.error("\(role) must have shape [\(spatial), 2], has \(padTensor.shape)")
+        }
+        guard node.knowsValues(of: blockTensor), node.knowsValues(of: padTensor) else {
+            node.markOutputsDynamic()
+            return
+        }
+        let blocks = try MoveSupport.integers(blockTensor, node, role: "block_shape")
+        let pads = try MoveSupport.integers(padTensor, node, role: role)
+        guard blocks.allSatisfy({ $0 > 0 && $0 <= Int(Int32.max) }) else {
+            throw node.error("block_shape \(blocks) must be positive")
+        }
+        guard pads.allSatisfy({ $0 >= 0 && $0 <= Int(Int32.max) }) else {
+            throw node.error("\(role) \(pads) must be non-negative")
+        }
+        var shape = x.shape
+        var blockCount = 1
+        for i in 0..<spatial {
+            let (p, o) = blockCount.multipliedReportingOverflow(by: blocks[i])
+            guard !o, p <= Model.maxTensorBytes else { throw node.error("block_shape \(blocks) is too large") }
+            blockCount = p
+            let dim = x.shape[i + 1]
+            switch direction {
+            case .spaceToBatch:
+                let padded = dim + pads[2 * i] + pads[2 * i + 1]
+                guard padded % blocks[i] == 0 else {
+                    throw node.error("padded dimension \(i + 1) (\(padded)) is not a multiple of block \(blocks[i])")
+                }
+                shape[i + 1] = padded / blocks[i]
+            case .batchToSpace:
+                let (full, o2) = dim.multipliedReportingOverflow(by: blocks[i])
+                guard !o2, full - pads[2 * i] - pads[2 * i + 1] >= 0 else {
+                    throw node.error("crops \(pads) are larger than dimension \(i + 1) times block \(blocks[i])")
+                }
+                shape[i + 1] = full - pads[2 * i] - pads[2 * i + 1]
+            }
+        }
+        switch direction {
+        case .spaceToBatch:
+            let (batch, o) = x.shape[0].multipliedReportingOverflow(by: blockCount)
+            guard !o else { throw node.error("output batch is too large") }
+            shape[0] = batch
+        case .batchToSpace:
+            guard x.shape[0] % blockCount == 0 else {
+                throw node.error("batch \(x.shape[0]) is not a multiple of the block count \(blockCount)")
+            }
+            shape[0] = x.shape[0] / blockCount
+        }
+        blockShape = blocks
+        before = (0..<spatial).map { pads[2 * $0] }
+        try node.setOutput(0, type: x.type, shape: shape)
+        if MoveSupport.allInputsConstant(node) { try folded.fold(node) { try run(node) } }
+    }
+
+    func eval(_ node: Node) throws {
+        if folded.isActive { return }
+        try run(node)
+    }
+
+    private func run(_ node: Node) throws {
+        let x = try node.input(0), y = try node.output(0)
+        let source = try MoveSupport.source(x, node, role: "input")
+        let destination = try MoveSupport.destination(y, node, role: "output")
+        let es = x.type.byteSize
+        var zero = [UInt8](repeating: 0, count: es)
+        if es == 1 { zero[0] = UInt8(truncatingIfNeeded: y.zeroPoint) }
+        if es == 2 { withUnsafeBytes(of: Int16(truncatingIfNeeded: y.zeroPoint)) { zero = Array($0) } }
+        switch direction {
+        case .spaceToBatch:
+            zero.withUnsafeBytes { z in
+                spaceToBatch(source, x.shape, destination, y.shape, es, z.baseAddress!, node.threadCount)
+            }
+        case .batchToSpace:
+            batchToSpace(source, x.shape, destination, y.shape, es, node.threadCount)
+        }
+    }
+
+    /// The block offset (one index per spatial dimension) of batch group `group`, row-major.
+    private func blockOffsets(_ group: Int) -> [Int] {
+        var rest = group
+        var offsets = [Int](repeating: 0, count: blockShape.count)
+        for i in stride(from: blockShape.count - 1, through: 0, by: -1) {
+            offsets[i] = rest % blockShape[i]
+            rest /= blockShape[i]
+        }
+        return offsets
+    }
+
+    private func spaceToBatch(
+        _ input: UnsafeRawPointer, _ inShape: [Int], _ output: UnsafeMutableRawPointer, _ outShape: [Int], _ es: Int,
+        _ zero: UnsafeRawPointer, _ threads: Int
+    ) {
+        let spatial = blockShape.count, depth = inShape[inShape.count - 1], run = depth * es
+        let inBatch = inShape[0], positions = MoveSupport.product(outShape, 1..<(spatial + 1))
+        let inStrides = stridesOf(inShape)
+        parallelFor(outShape[0], threads: threads) { range in
+            for ob in range {
+                let n = ob % inBatch, shift = blockOffsets(ob / inBatch)
+                var out = output + ob * positions * run
+                for p in 0..<positions {
+                    var rest = p, offset = n * inStrides[0], inside = true
+                    for i in stride(from: spatial - 1, through: 0, by: -1) {
+                        let o = rest % outShape[i + 1]
+                        rest /= outShape[i + 1]
+                        let at = o * blockShape[i] + shift[i] - before[i]
+                        if at < 0 || at >= inShape[i + 1] { inside = false; break }
+                        offset += at * inStrides[i + 1]
+                    }
+                    if inside {
+                        out.copyMemory(from: input + offset * es, byteCount: run)
+                    } else {
+                        MoveSupport.fill(out, count: depth, pattern: zero, elementSize: es)
+                    }
+                    out += run
+                }
+            }
+        }
+    }
+
+    private func batchToSpace(
+        _ input: UnsafeRawPointer, _ inShape: [Int], _ output: UnsafeMutableRawPointer, _ outShape: [Int], _ es: Int,
+        _ threads: Int
+    ) {
+        let spatial = blockShape.count, depth = inShape[inShape.count - 1], run = depth * es
+        let outBatch = outShape[0], positions = MoveSupport.product(inShape, 1..<(spatial + 1))
+        let outStrides = stridesOf(outShape)
+        guard outBatch > 0 else { return }
+        // Each input batch fills its own lattice of output positions, so batches run in parallel.
+        parallelFor(inShape[0], threads: threads) { range in
+            for ib in range {
+                let ob = ib % outBatch, shift = blockOffsets(ib / outBatch)
+                var from = input + ib * positions * run
+                for p in 0..<positions {
+                    defer { from += run }
+                    var rest = p, offset = ob * outStrides[0], inside = true
+                    for i in stride(from: spatial - 1, through: 0, by: -1) {
+                        let v = rest % inShape[i + 1]
+                        rest /= inShape[i + 1]
+                        let at = v * blockShape[i] + shift[i] - before[i]
+                        if at < 0 || at >= outShape[i + 1] { inside = false; break }
+                        offset += at * outStrides[i + 1]
+                    }
+                    if inside { (output + offset * es).copyMemory(from: from, byteCount: run) }
+                }
+            }
+        }
+    }
+}
