@@ -17,8 +17,9 @@ For every .tflite under --models and each --extra directory (recursively):
    max|mlkit - LiteRT| <= tolerance * max(1, max|LiteRT|); an mlkit error is a FAIL.
 3. Other (quantized) models: run the same way (photos as raw uint8, or uint8 - 128 for int8) and
    report how many output elements match exactly. They do not fail the run unless
-   --strict-quantized; an mlkit error is reported as "SKIP (unsupported: ...)". --float-only
-   skips running them (they are still inspected).
+   --strict-quantized; an mlkit error is reported as "SKIP (unsupported: ...)", except a crash
+   (killed by a signal), which always fails. --float-only skips running them (they are still
+   inspected).
 
 LiteRT runs with builtin kernels, no default delegates (no XNNPACK) and one thread, with a fresh
 interpreter per input set; only a model with a custom op that exists solely in XNNPACK (MediaPipe's
@@ -32,7 +33,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import subprocess
 import sys
 import tempfile
@@ -49,7 +49,6 @@ from tflite_ops import operator_counts  # noqa: E402
 REPO = Path(__file__).resolve().parent.parent
 PHOTOS = ["grace_hopper.bmp", "parrot.jpg"]  # preferred; any other photos are the fallback
 PHOTO_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp"}
-UNSUPPORTED = re.compile(r"unsupported|not supported|not implemented|unknown op", re.IGNORECASE)
 
 
 @dataclass
@@ -81,6 +80,8 @@ def run_mlkit(mlkit: Path, args: list[str], timeout: float) -> tuple[bool, str]:
         done = subprocess.run([str(mlkit), *args], capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return False, f"timed out after {timeout:.0f} s"
+    if done.returncode < 0:
+        return False, f"crashed with signal {-done.returncode}"
     if done.returncode != 0:
         lines = [line for line in done.stderr.strip().splitlines() if line.strip()]
         message = lines[-1].strip() if lines else f"exit code {done.returncode}"
@@ -269,10 +270,11 @@ def compare_run(mlkit: Path, model: Path, make_reference, name: str, arrays: lis
         cli += ["--output-dir", str(scratch / "out")]
         ok, message = run_mlkit(mlkit, cli, args.timeout)
         if not ok:
-            if is_float or args.strict_quantized:
+            # A crash is never acceptable, whatever the model; other errors on non-float models are
+            # expected until quantized kernels exist.
+            if is_float or args.strict_quantized or message.startswith("crashed"):
                 return RunResult(name, "FAIL", message=f"mlkit: {message}")
-            kind = "unsupported" if UNSUPPORTED.search(message) else "error"
-            return RunResult(name, "SKIP", message=f"{kind}: {message}")
+            return RunResult(name, "SKIP", message=f"unsupported: {message}")
         try:
             ours = [np.load(scratch / "out" / f"output_{k}.npy", allow_pickle=False) for k in range(len(reference))]
         except (OSError, ValueError) as error:
