@@ -49,16 +49,15 @@ final class PackedWeights {
         let count = panels * panelStride
         let dst = reserve(&storage, &storageCapacity, count)
         reserveBias(columns)
-        var offsets = [Int](repeating: 0, count: panels * nr)
-        for n in 0..<columns { offsets[n] = columnOffset(n) }
-        offsets.withUnsafeBufferPointer { offsets in
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: nr) { offsets in
             for p in 0..<panels {
                 let panel = dst + p * panelStride
                 let valid = min(nr, columns - p * nr)
+                for j in 0..<valid { offsets[j] = columnOffset(p * nr + j) }
                 for k in 0..<depth {
                     let row = panel + k * nr
                     let kOffset = k * depthStride
-                    for j in 0..<valid { row[j] = source[offsets[p * nr + j] + kOffset] }
+                    for j in 0..<valid { row[j] = source[offsets[j] + kOffset] }
                     for j in valid..<nr { row[j] = 0 }
                 }
             }
