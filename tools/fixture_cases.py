@@ -19,7 +19,7 @@ Importing this module does not import TensorFlow; builders do, when called.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
@@ -177,7 +177,6 @@ class Case:
     keras: bool = False
     fp16: bool = False
     tolerance: float = DEFAULT_TOLERANCE
-    extra: dict = field(default_factory=dict)
 
 
 CASES: list[Case] = []

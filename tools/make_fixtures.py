@@ -28,7 +28,7 @@ and bool outputs must match exactly.
 
 The script is deterministic (per-case seeds derived from the case name, so adding a case does not
 change the others) and idempotent: it rewrites every case directory and removes case directories
-that are no longer listed. Outputs are checked by converting twice and comparing.
+that are no longer listed. Each model is converted twice and must come out byte-identical.
 """
 
 from __future__ import annotations
