@@ -52,8 +52,8 @@ class In:
 
     Data shapes replace None by 1, which is the size LiteRT gives a dynamic dimension before any
     resize, so the committed inputs always fit the model as loaded.
-    kind: "uniform" in [lo, hi); "signed" = magnitude in [lo, hi) with a random sign (keeps
-    divisors away from zero); "int" in [lo, hi] inclusive; "bool".
+    kind: "uniform" in [lo, hi); "signed" = magnitude in [lo, hi) (integers: [lo, hi]) with a
+    random sign, which keeps divisors away from zero; "int" in [lo, hi] inclusive; "bool".
     """
 
     shape: tuple
@@ -71,6 +71,8 @@ class In:
         shape = self.data_shape
         if self.kind == "uniform":
             values = rng.uniform(self.lo, self.hi, shape)
+        elif self.kind == "signed" and np.dtype(self.dtype).kind in "iu":
+            values = rng.integers(int(self.lo), int(self.hi), shape, endpoint=True) * rng.choice([-1, 1], shape)
         elif self.kind == "signed":
             values = rng.uniform(self.lo, self.hi, shape) * rng.choice([-1.0, 1.0], shape)
         elif self.kind == "int":
@@ -640,17 +642,16 @@ def _arg(w):
 
 @case("floor_div_mod", "FLOOR_DIV and FLOOR_MOD on float32 and int32 (signs mixed, so floor and "
       "truncation differ)", [F(3, 5, lo=-10, hi=10), F(3, 5, lo=0.5, hi=4, kind="signed"),
-                             I32(3, 5, lo=-20, hi=20), I32(3, 5, lo=1, hi=6)])
+                             I32(3, 5, lo=-20, hi=20), In((3, 5), "int32", 1, 6, "signed")])
 def _floor(w):
     tf = _tf()
 
     def f(x, y, a, b):
-        b_signed = tf.where(a > 0, b, -b)  # nonzero divisors with both signs
         return (
             tf.math.floordiv(x, y),
             tf.math.floormod(x, y),
-            tf.math.floordiv(a, b_signed),
-            tf.math.floormod(a, b_signed),
+            tf.math.floordiv(a, b),
+            tf.math.floormod(a, b),
         )
 
     return f
