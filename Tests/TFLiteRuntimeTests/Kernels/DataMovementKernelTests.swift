@@ -36,6 +36,14 @@ struct DataMovementKernelTests {
         let y = kit.output(.float32)
         try kit.run(.transpose, [try kit.tensor(.float32, shape, bytes: bytes), try kit.int32s([0, 2, 3, 1])], [y], threads: 4)
         #expect(ShapeOpsTestKit.bytes(of: y) == Ref.transpose(bytes, shape: shape, perm: [0, 2, 3, 1], elementSize: 4))
+        // Matrix transposes run in tiles, including ragged edge tiles.
+        for (shape, perm, es) in [([37, 50], [1, 0], 4), ([3, 40, 33], [0, 2, 1], 2), ([17, 5, 16], [2, 1, 0], 8)] {
+            let data = rng.bytes(shape.reduce(1, *) * es)
+            let type: TensorType = es == 4 ? .float32 : es == 2 ? .int16 : .int64
+            let out = kit.output(type)
+            try kit.run(.transpose, [try kit.tensor(type, shape, bytes: data), try kit.int32s(perm.map(Int32.init))], [out], threads: 2)
+            #expect(ShapeOpsTestKit.bytes(of: out) == Ref.transpose(data, shape: shape, perm: perm, elementSize: es))
+        }
     }
 
     @Test func transposeRejectsBadPermutations() throws {

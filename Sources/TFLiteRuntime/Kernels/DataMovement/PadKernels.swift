@@ -25,6 +25,19 @@ struct Paddings {
     func outputShape(_ shape: [Int]) -> [Int] {
         shape.indices.map { shape[$0] + before[$0] + after[$0] }
     }
+
+    /// Folds trailing dimensions that get no padding into the element, so rows become long runs
+    /// (an NHWC image padded in H and W moves whole pixels): returns the folded shape, paddings
+    /// and how many original elements make one folded element.
+    func foldingUnpadded(_ shape: [Int]) -> (shape: [Int], paddings: Paddings, group: Int) {
+        var shape = shape, folded = self, group = 1
+        while shape.count > 1, let b = folded.before.last, let a = folded.after.last, b == 0, a == 0 {
+            group *= shape.removeLast()
+            folded.before.removeLast()
+            folded.after.removeLast()
+        }
+        return (shape, folded, group)
+    }
 }
 
 /// Walks the rows (all dimensions but the last) of a padded output, giving each row's output
@@ -132,8 +145,24 @@ final class PadKernel: OpKernel {
     /// Writes `input` surrounded by copies of the `elementSize`-byte `value`; rows (the last
     /// dimension) are filled or copied whole.
     static func pad(
-        _ input: UnsafeRawPointer, shape: [Int], _ paddings: Paddings, value: UnsafeRawPointer, elementSize es: Int,
-        into output: UnsafeMutableRawPointer, threads: Int
+        _ input: UnsafeRawPointer, shape fullShape: [Int], _ fullPaddings: Paddings, value: UnsafeRawPointer,
+        elementSize elementBytes: Int, into output: UnsafeMutableRawPointer, threads: Int
+    ) {
+        let (shape, paddings, group) = fullPaddings.foldingUnpadded(fullShape)
+        let es = elementBytes * group
+        guard group > 1 else {
+            return padRows(input, shape, paddings, value, es, output, threads)
+        }
+        // The pad value, repeated to fill one folded element.
+        let wide = UnsafeMutableRawPointer.allocate(byteCount: max(es, 1), alignment: 16)
+        defer { wide.deallocate() }
+        MoveSupport.fill(wide, count: group, pattern: value, elementSize: elementBytes)
+        padRows(input, shape, paddings, UnsafeRawPointer(wide), es, output, threads)
+    }
+
+    private static func padRows(
+        _ input: UnsafeRawPointer, _ shape: [Int], _ paddings: Paddings, _ value: UnsafeRawPointer, _ es: Int,
+        _ output: UnsafeMutableRawPointer, _ threads: Int
     ) {
         let outShape = paddings.outputShape(shape)
         guard let outCount = MoveSupport.elementCount(outShape), outCount > 0 else { return }
@@ -221,9 +250,11 @@ final class MirrorPadKernel: OpKernel {
 
     /// Writes the mirrored output row by row: the middle of each row is one copy.
     static func pad(
-        _ input: UnsafeRawPointer, shape: [Int], _ paddings: Paddings, edgeOffset: Int, elementSize es: Int,
-        into output: UnsafeMutableRawPointer, threads: Int
+        _ input: UnsafeRawPointer, shape fullShape: [Int], _ fullPaddings: Paddings, edgeOffset: Int,
+        elementSize elementBytes: Int, into output: UnsafeMutableRawPointer, threads: Int
     ) {
+        let (shape, paddings, group) = fullPaddings.foldingUnpadded(fullShape)
+        let es = elementBytes * group
         let outShape = paddings.outputShape(shape)
         guard let outCount = MoveSupport.elementCount(outShape), outCount > 0 else { return }
         guard let last = shape.indices.last else {

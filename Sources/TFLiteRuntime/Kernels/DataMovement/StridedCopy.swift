@@ -106,21 +106,44 @@ struct StridedCopy {
         let rowSource = rank >= 2 ? sourceStrides[rank - 2] : 0
         let rowDestination = rank >= 2 ? destinationStrides[rank - 2] : 0
         let es = elementSize
+        if rows >= 16 && n >= 16 && !(ss == 1 && ds == 1) {
+            // A transpose-like pair: walk it in square tiles so both sides stay in cache.
+            let tile = 16
+            for r0 in stride(from: 0, to: rows, by: tile) {
+                for i0 in stride(from: 0, to: n, by: tile) {
+                    let count = min(tile, n - i0)
+                    for r in r0..<min(r0 + tile, rows) {
+                        let s = source + (sourceOffset + r * rowSource + i0 * ss) * es
+                        let d = destination + (destinationOffset + r * rowDestination + i0 * ds) * es
+                        StridedCopy.copyRun(s, ss, d, ds, count, es)
+                    }
+                }
+            }
+            return
+        }
         for r in 0..<rows {
             let s = source + (sourceOffset + r * rowSource) * es
             let d = destination + (destinationOffset + r * rowDestination) * es
             if ss == 1 && ds == 1 {
                 d.copyMemory(from: s, byteCount: n * es)
-                continue
+            } else {
+                StridedCopy.copyRun(s, ss, d, ds, n, es)
             }
-            switch es {
-            case 1: StridedCopy.gather(UInt8.self, s, ss, d, ds, n)
-            case 2: StridedCopy.gather(UInt16.self, s, ss, d, ds, n)
-            case 4: StridedCopy.gather(UInt32.self, s, ss, d, ds, n)
-            case 8: StridedCopy.gather(UInt64.self, s, ss, d, ds, n)
-            default:
-                for i in 0..<n { (d + i * ds * es).copyMemory(from: s + i * ss * es, byteCount: es) }
-            }
+        }
+    }
+
+    /// Copies `n` elements stepping `ss` and `ds` elements apart.
+    @inline(__always)
+    private static func copyRun(
+        _ s: UnsafeRawPointer, _ ss: Int, _ d: UnsafeMutableRawPointer, _ ds: Int, _ n: Int, _ es: Int
+    ) {
+        switch es {
+        case 1: gather(UInt8.self, s, ss, d, ds, n)
+        case 2: gather(UInt16.self, s, ss, d, ds, n)
+        case 4: gather(UInt32.self, s, ss, d, ds, n)
+        case 8: gather(UInt64.self, s, ss, d, ds, n)
+        default:
+            for i in 0..<n { (d + i * ds * es).copyMemory(from: s + i * ss * es, byteCount: es) }
         }
     }
 
