@@ -39,6 +39,34 @@ private typealias TestOption = ElementwiseTestKit.Option
         }
     }
 
+    /// Values at the seams of the kernels' piecewise formulas (tanh's polynomial below 1/4, ELU's
+    /// series above -1/4), tiny values, infinities and NaN.
+    @Test func specialValuesMatchReference() throws {
+        let seams: [Float] = [-0.2501, -0.25, -0.2499, 0.2499, 0.25, 0.2501, 1e-8, -1e-8, 1e-30, 0, -0.0, 30, -30, 100, -100]
+        let special: [Float] = seams + [.infinity, -.infinity, .nan]
+        for (code, op) in Self.unary where op != .log && op != .sqrt && op != .rsqrt {
+            for approximate in op == .gelu ? [false, true] : [false] {
+                let h = KernelHarness()
+                let options: [TestOption] = op == .gelu ? [.bool(0, approximate)] : (op == .leakyRelu ? [.float(0, 0.1)] : [])
+                let out = try h.run1(code, [try h.floats(special, [special.count])], options: options)
+                let f = ReferenceActivation.floatFunction(op, alpha: 0.1, approximate: approximate)
+                let got = out.elementwiseTestValues(Float.self)
+                for (i, x) in special.enumerated() {
+                    #expect(ElementwiseTestKit.closeEnough(got[i], f(x), relative: 2e-6, absolute: 1e-30), "\(code.name) approximate=\(approximate) x=\(x): \(got[i]) vs \(f(x))")
+                }
+            }
+        }
+        let positive: [Float] = [0, 1e-30, 1e-8, 0.25, 1, 1e30, .infinity, -1, .nan]
+        for (code, op) in Self.unary where op == .log || op == .sqrt || op == .rsqrt {
+            let h = KernelHarness()
+            let got = try h.run1(code, [try h.floats(positive, [positive.count])]).elementwiseTestValues(Float.self)
+            let f = ReferenceActivation.floatFunction(op)
+            for (i, x) in positive.enumerated() {
+                #expect(ElementwiseTestKit.closeEnough(got[i], f(x), relative: 2e-6, absolute: 0), "\(code.name) x=\(x)")
+            }
+        }
+    }
+
     @Test func integerNegAndAbs() throws {
         let h = KernelHarness()
         let i32: [Int32] = [Int32.min, -5, 0, 7, Int32.max]

@@ -45,18 +45,49 @@ final class SoftmaxKernel: OpKernel {
         }
     }
 
-    /// One row of `n >= 1` logits.
+    /// One row of `n >= 1` logits, in four passes so that only the exponentials are scalar calls:
+    /// a SIMD maximum, the exponentials (no dependency between iterations), a SIMD sum, a scale.
+    /// (One fused loop kept the running sum in memory across the `expf` calls: 7x slower.)
     @inline(__always)
     static func row(_ x: UnsafePointer<Float>, _ y: UnsafeMutablePointer<Float>, _ n: Int, _ beta: Float) {
-        var maximum = x[0]
-        for i in 1..<n where x[i] > maximum { maximum = x[i] }
-        var sum: Float = 0
-        for i in 0..<n {
-            let e = Foundation.exp((x[i] - maximum) * beta)
-            y[i] = e
-            sum += e
-        }
-        let scale = 1 / sum
+        let maximum = rowMaximum(x, n)
+        for i in 0..<n { y[i] = Foundation.exp((x[i] - maximum) * beta) }
+        let scale = 1 / rowSum(UnsafePointer(y), n)
         for i in 0..<n { y[i] *= scale }
+    }
+
+    /// The largest value of a row (a NaN anywhere makes the whole softmax row NaN anyway).
+    @inline(__always)
+    static func rowMaximum(_ x: UnsafePointer<Float>, _ n: Int) -> Float {
+        var lanes = SIMD8<Float>(repeating: -.infinity)
+        var i = 0
+        while i + 8 <= n {
+            let v = UnsafeRawPointer(x + i).loadUnaligned(as: SIMD8<Float>.self)
+            lanes.replace(with: v, where: v .> lanes)
+            i += 8
+        }
+        var maximum = lanes.max()
+        while i < n {
+            if x[i] > maximum { maximum = x[i] }
+            i += 1
+        }
+        return maximum
+    }
+
+    /// The sum of a row, eight lanes at a time.
+    @inline(__always)
+    static func rowSum(_ x: UnsafePointer<Float>, _ n: Int) -> Float {
+        var lanes = SIMD8<Float>(repeating: 0)
+        var i = 0
+        while i + 8 <= n {
+            lanes += UnsafeRawPointer(x + i).loadUnaligned(as: SIMD8<Float>.self)
+            i += 8
+        }
+        var sum = lanes.sum()
+        while i < n {
+            sum += x[i]
+            i += 1
+        }
+        return sum
     }
 }

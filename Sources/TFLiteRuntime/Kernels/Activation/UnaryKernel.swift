@@ -1,3 +1,5 @@
+import Foundation
+
 /// The pointwise unary operators (LOGISTIC, TANH, RELU, RELU6, RELU_N1_TO_1, LEAKY_RELU, ELU,
 /// HARD_SWISH, GELU, EXP, LOG, SQRT, RSQRT, NEG, ABS): the output has the input's shape and type.
 ///
@@ -52,21 +54,21 @@ final class UnaryKernel: OpKernel {
         guard x.count == y.count else { throw node.error("output is not sized like the input") }
         let t = node.threadCount
         switch op {
-        case .logistic: UnaryKernel.apply(LogisticFunctor(), x, y, threads: t, op.minimumPerThread)
-        case .tanh: UnaryKernel.apply(TanhFunctor(), x, y, threads: t, op.minimumPerThread)
+        case .logistic: UnaryKernel.applyExponential(LogisticFunctor(), x, y, threads: t, op.minimumPerThread)
+        case .tanh: UnaryKernel.applyExponential(TanhFunctor(), x, y, threads: t, op.minimumPerThread)
         case .relu: UnaryKernel.apply(ClampFunctor(lower: 0, upper: .infinity), x, y, threads: t, op.minimumPerThread)
         case .relu6: UnaryKernel.apply(ClampFunctor(lower: 0, upper: 6), x, y, threads: t, op.minimumPerThread)
         case .reluN1To1: UnaryKernel.apply(ClampFunctor(lower: -1, upper: 1), x, y, threads: t, op.minimumPerThread)
         case .leakyRelu: UnaryKernel.apply(LeakyReluFunctor(alpha: alpha), x, y, threads: t, op.minimumPerThread)
-        case .elu: UnaryKernel.apply(EluFunctor(), x, y, threads: t, op.minimumPerThread)
+        case .elu: UnaryKernel.applyExponential(EluFunctor(), x, y, threads: t, op.minimumPerThread)
         case .hardSwish: UnaryKernel.apply(HardSwishFunctor(), x, y, threads: t, op.minimumPerThread)
         case .gelu:
             if approximate {
-                UnaryKernel.apply(GeluTanhFunctor(), x, y, threads: t, op.minimumPerThread)
+                UnaryKernel.applyExponential(GeluTanhFunctor(), x, y, threads: t, op.minimumPerThread)
             } else {
                 UnaryKernel.apply(GeluFunctor(), x, y, threads: t, op.minimumPerThread)
             }
-        case .exp: UnaryKernel.apply(ExpFunctor(), x, y, threads: t, op.minimumPerThread)
+        case .exp: UnaryKernel.applyExponential(ExpFunctor(), x, y, threads: t, op.minimumPerThread)
         case .log: UnaryKernel.apply(LogFunctor(), x, y, threads: t, op.minimumPerThread)
         case .sqrt: UnaryKernel.apply(SqrtFunctor(), x, y, threads: t, op.minimumPerThread)
         case .rsqrt: UnaryKernel.apply(RsqrtFunctor(), x, y, threads: t, op.minimumPerThread)
@@ -84,6 +86,41 @@ final class UnaryKernel: OpKernel {
         case .absolute: UnaryKernel.apply(AbsoluteFunctor<T>(), x, y, threads: node.threadCount, op.minimumPerThread)
         default: throw node.error("input type \(xt.type.name) is not supported")
         }
+    }
+
+    /// `y[i] = f.combine(x[i], exp(f.exponent(x[i])))` for every element, in blocks: first the
+    /// exponentials into a stack buffer, then the combination (see `ExponentialFunctor`).
+    @inline(__always)
+    static func applyExponential<F: ExponentialFunctor>(
+        _ f: F, _ x: UnsafeMutableBufferPointer<Float>, _ y: UnsafeMutableBufferPointer<Float>,
+        threads: Int, _ minimumPerThread: Int
+    ) {
+        guard let px = x.baseAddress, let py = y.baseAddress else { return }
+        let block = 256
+        parallelFor(x.count, threads: threads, minimumPerThread: minimumPerThread) { range in
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: block) { buffer in
+                guard let e = buffer.baseAddress else { return }
+                var start = range.lowerBound
+                while start < range.upperBound {
+                    let n = Swift.min(block, range.upperBound - start)
+                    exponentials(f, px + start, e, n)
+                    combine(f, px + start, e, py + start, n)
+                    start += n
+                }
+            }
+        }
+    }
+
+    @inline(never)
+    static func exponentials<F: ExponentialFunctor>(_ f: F, _ x: UnsafePointer<Float>, _ e: UnsafeMutablePointer<Float>, _ n: Int) {
+        for i in 0..<n { e[i] = Foundation.exp(f.exponent(x[i])) }
+    }
+
+    @inline(never)
+    static func combine<F: ExponentialFunctor>(
+        _ f: F, _ x: UnsafePointer<Float>, _ e: UnsafePointer<Float>, _ y: UnsafeMutablePointer<Float>, _ n: Int
+    ) {
+        for i in 0..<n { y[i] = f.combine(x[i], e[i]) }
     }
 
     /// `y[i] = f(x[i])` for every element, split over threads when there are enough.

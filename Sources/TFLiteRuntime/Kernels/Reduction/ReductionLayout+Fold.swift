@@ -51,8 +51,8 @@ extension ReductionLayout {
                                     y[yo] = ReductionLayout.foldRun(reducer, y[yo], x + xo + range.lowerBound, range.count)
                                 } else {
                                     // Kept innermost run: one output per input element (inner strides are 1).
-                                    let px = x + xo, py = y + yo
-                                    for i in range { py[i] = reducer(py[i], px[i]) }
+                                    ReductionLayout.foldRow(
+                                        reducer, y + yo + range.lowerBound, x + xo + range.lowerBound, range.count)
                                 }
                                 return
                             }
@@ -78,6 +78,17 @@ extension ReductionLayout {
                 }
             }
         }
+    }
+
+    /// Folds each of `count` contiguous elements into its own output: `y[i] = reducer(y[i], x[i])`.
+    ///
+    /// Out of line on purpose, so the loop vectorizer sees it alone (inlined into the recursive
+    /// walk it stayed scalar).
+    @inline(never)
+    static func foldRow<R: Reducer>(
+        _ reducer: R, _ y: UnsafeMutablePointer<R.Accumulator>, _ x: UnsafePointer<R.Element>, _ count: Int
+    ) {
+        for i in 0..<count { y[i] = reducer(y[i], x[i]) }
     }
 
     /// Folds `count` contiguous elements into `start`.
