@@ -56,7 +56,8 @@ private typealias TestOption = ElementwiseTestKit.Option
                         code, [try h.floats(a, aShape), try h.floats(b, bShape)],
                         options: [.byte(0, activation.rawValue)], threads: threads)
                     let expected = try #require(
-                        ReferenceElementwise.broadcast(a, aShape, b, bShape, ReferenceElementwise.floatFunction(op, activation)))
+                        ReferenceElementwise.broadcast(
+                            a, aShape, b, bShape, ReferenceElementwise.floatFunction(op, activation)))
                     #expect(out.shape == expected.shape, "\(code.name) \(aShape) \(bShape)")
                     let got = out.elementwiseTestValues(Float.self)
                     let bad = ElementwiseTestKit.firstMismatch(got, expected.values, relative: 1e-6, absolute: 0)
@@ -71,7 +72,8 @@ private typealias TestOption = ElementwiseTestKit.Option
         var random = TestRandom(seed: 2)
         for (code, op) in Self.operators {
             for (aShape, bShape) in Self.shapePairs {
-                let aCount = aShape.reduce(1, *), bCount = bShape.reduce(1, *)
+                let aCount = aShape.reduce(1, *)
+                let bCount = bShape.reduce(1, *)
                 // Large magnitudes, so products and squares wrap as well.
                 var b32: [Int32] = random.ints(bCount, -100_000...100_000, Int32.self)
                 var b64: [Int64] = random.ints(bCount, Int(Int64.min / 2)...Int(Int64.max / 2), Int64.self)
@@ -85,20 +87,28 @@ private typealias TestOption = ElementwiseTestKit.Option
                 let h = KernelHarness()
                 let f32 = ReferenceElementwise.integerFunction(op, activation, Int32.self)
                 let out32 = try h.run1(
-                    code, [try h.tensor(a32, shape: aShape, type: .int32), try h.tensor(b32, shape: bShape, type: .int32)],
+                    code,
+                    [try h.tensor(a32, shape: aShape, type: .int32), try h.tensor(b32, shape: bShape, type: .int32)],
                     options: [.byte(0, activation.rawValue)], threads: threads)
-                let expected32 = try #require(ReferenceElementwise.broadcast(a32, aShape, b32, bShape) { f32($0, $1) ?? 0 })
+                let expected32 = try #require(
+                    ReferenceElementwise.broadcast(a32, aShape, b32, bShape) { f32($0, $1) ?? 0 })
                 #expect(out32.type == .int32)
                 #expect(out32.shape == expected32.shape)
-                #expect(out32.elementwiseTestValues(Int32.self) == expected32.values, "\(code.name) int32 \(aShape) \(bShape)")
+                #expect(
+                    out32.elementwiseTestValues(Int32.self) == expected32.values,
+                    "\(code.name) int32 \(aShape) \(bShape)")
 
                 guard op != .divide else { continue }  // LiteRT has no int64 DIV
                 let f64 = ReferenceElementwise.integerFunction(op, activation, Int64.self)
                 let out64 = try h.run1(
-                    code, [try h.tensor(a64, shape: aShape, type: .int64), try h.tensor(b64, shape: bShape, type: .int64)],
+                    code,
+                    [try h.tensor(a64, shape: aShape, type: .int64), try h.tensor(b64, shape: bShape, type: .int64)],
                     options: [.byte(0, activation.rawValue)], threads: threads)
-                let expected64 = try #require(ReferenceElementwise.broadcast(a64, aShape, b64, bShape) { f64($0, $1) ?? 0 })
-                #expect(out64.elementwiseTestValues(Int64.self) == expected64.values, "\(code.name) int64 \(aShape) \(bShape)")
+                let expected64 = try #require(
+                    ReferenceElementwise.broadcast(a64, aShape, b64, bShape) { f64($0, $1) ?? 0 })
+                #expect(
+                    out64.elementwiseTestValues(Int64.self) == expected64.values,
+                    "\(code.name) int64 \(aShape) \(bShape)")
             }
         }
     }
@@ -112,25 +122,31 @@ private typealias TestOption = ElementwiseTestKit.Option
         #expect(Array(div[0..<4]) == [3.5, -3.5, -3.5, 3.5])
         #expect(div[4] == .greatestFiniteMagnitude && div[5] == -.greatestFiniteMagnitude && div[6].isNaN)
 
-        let a4 = try h.floats([7, -7, 7, -7], [4]), b4 = try h.floats([2, 2, -2, -2], [4])
+        let a4 = try h.floats([7, -7, 7, -7], [4])
+        let b4 = try h.floats([2, 2, -2, -2], [4])
         #expect(try h.run1(.floorDiv, [a4, b4]).elementwiseTestValues(Float.self) == [3, -4, -4, 3])
         #expect(try h.run1(.floorMod, [a4, b4]).elementwiseTestValues(Float.self) == [1, 1, -1, -1])
         #expect(try h.run1(.squaredDifference, [a4, b4]).elementwiseTestValues(Float.self) == [25, 81, 81, 25])
 
         // MAXIMUM/MINIMUM follow `a > b ? a : b`: a NaN in the first operand loses, in the second wins.
-        let n = try h.floats([.nan, 1, .nan, 2], [4]), m = try h.floats([1, .nan, .nan, 1], [4])
+        let n = try h.floats([.nan, 1, .nan, 2], [4])
+        let m = try h.floats([1, .nan, .nan, 1], [4])
         let maximum = try h.run1(.maximum, [n, m]).elementwiseTestValues(Float.self)
         #expect(maximum[0] == 1 && maximum[1].isNaN && maximum[2].isNaN && maximum[3] == 2)
         let minimum = try h.run1(.minimum, [n, m]).elementwiseTestValues(Float.self)
         #expect(minimum[0] == 1 && minimum[1].isNaN && minimum[2].isNaN && minimum[3] == 1)
 
         // Fused RELU6 on ADD; broadcasting a per-channel vector over rows.
-        let x = try h.floats([-1, 2, 5, 7, -8, 0], [2, 3]), c = try h.floats([1, 1, 1], [3])
+        let x = try h.floats([-1, 2, 5, 7, -8, 0], [2, 3])
+        let c = try h.floats([1, 1, 1], [3])
         let added = try h.run1(.add, [x, c], options: [.byte(0, FusedActivation.relu6.rawValue)])
         #expect(added.shape == [2, 3])
         #expect(added.elementwiseTestValues(Float.self) == [0, 3, 6, 6, 0, 1])
         let big = try h.floats([3e38], [1])
-        #expect(try h.run1(.mul, [big, try h.floats([10], [])]).elementwiseTestValues(Float.self) == [.greatestFiniteMagnitude])
+        #expect(
+            try h.run1(.mul, [big, try h.floats([10], [])]).elementwiseTestValues(Float.self) == [
+                .greatestFiniteMagnitude
+            ])
     }
 
     @Test func handCheckedIntegers() throws {
@@ -149,7 +165,10 @@ private typealias TestOption = ElementwiseTestKit.Option
         #expect(try h.run1(.add, [l, one]).elementwiseTestValues(Int64.self) == [Int64.min, -8])
         let x = try h.tensor([1 << 62 + 1, -(1 << 62) - 3] as [Int64], shape: [2], type: .int64)
         let three = try h.tensor([3] as [Int64], shape: [], type: .int64)
-        #expect(try h.run1(.floorDiv, [x, three]).elementwiseTestValues(Int64.self) == [(1 << 62 + 1) / 3, -(1 << 62) / 3 - 2])
+        #expect(
+            try h.run1(.floorDiv, [x, three]).elementwiseTestValues(Int64.self) == [
+                (1 << 62 + 1) / 3, -(1 << 62) / 3 - 2,
+            ])
         #expect(try h.run1(.floorMod, [x, three]).elementwiseTestValues(Int64.self) == [2, 2])
     }
 
@@ -164,11 +183,14 @@ private typealias TestOption = ElementwiseTestKit.Option
         let i64 = try h.tensor([3] as [Int64], shape: [1], type: .int64)
         #expect(throws: RuntimeError.self) { try h.run1(.floorMod, [i64, z64]) }
         // LiteRT's FLOOR_DIV rejects a zero divisor even for floats; FLOOR_MOD gives NaN.
-        let f = try h.floats([1], [1]), fz = try h.floats([0], [1])
+        let f = try h.floats([1], [1])
+        let fz = try h.floats([0], [1])
         #expect(throws: RuntimeError.self) { try h.run1(.floorDiv, [f, fz]) }
         #expect(try h.run1(.floorMod, [f, fz]).elementwiseTestValues(Float.self)[0].isNaN)
         // Shapes that do not broadcast, mixed types, unsupported and quantized types.
-        #expect(throws: RuntimeError.self) { try h.run1(.add, [try h.floats([1, 2], [2]), try h.floats([1, 2, 3], [3])]) }
+        #expect(throws: RuntimeError.self) {
+            try h.run1(.add, [try h.floats([1, 2], [2]), try h.floats([1, 2, 3], [3])])
+        }
         #expect(throws: RuntimeError.self) { try h.run1(.add, [f, i64]) }
         let i64b = try h.tensor([3] as [Int64], shape: [1], type: .int64)
         #expect(throws: RuntimeError.self) { try h.run1(.div, [i64, i64b]) }

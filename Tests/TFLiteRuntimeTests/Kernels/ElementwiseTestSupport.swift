@@ -32,22 +32,27 @@ enum ElementwiseTestKit {
         private var blocks: [UnsafeMutableRawPointer] = []
         private var nextIndex = 0
 
-        deinit { blocks.forEach { $0.deallocate() } }
+        deinit { for block in blocks { block.deallocate() } }
 
         /// A tensor holding `values`; constant tensors are bound like model weights.
         func tensor<T>(_ values: [T], shape: [Int], type: TensorType, constant: Bool = false) throws -> RuntimeTensor {
-            let t = RuntimeTensor(index: nextIndex, name: "t\(nextIndex)", type: type, shape: shape, quantization: nil, isVariable: false)
+            let t = RuntimeTensor(
+                index: nextIndex, name: "t\(nextIndex)", type: type, shape: shape, quantization: nil, isVariable: false)
             nextIndex += 1
             let bytes = values.count * MemoryLayout<T>.stride
             if constant {
                 let block = UnsafeMutableRawPointer.allocate(byteCount: max(bytes, 1), alignment: 64)
                 blocks.append(block)
-                values.withUnsafeBytes { if let base = $0.baseAddress { block.copyMemory(from: base, byteCount: bytes) } }
+                values.withUnsafeBytes {
+                    if let base = $0.baseAddress { block.copyMemory(from: base, byteCount: bytes) }
+                }
                 t.bindConstant(block, byteCount: bytes)
             } else {
                 try t.allocateOwned()
                 values.withUnsafeBytes { src in
-                    if let base = src.baseAddress, bytes > 0 { t.raw.baseAddress?.copyMemory(from: base, byteCount: bytes) }
+                    if let base = src.baseAddress, bytes > 0 {
+                        t.raw.baseAddress?.copyMemory(from: base, byteCount: bytes)
+                    }
                 }
             }
             return t
@@ -60,7 +65,9 @@ enum ElementwiseTestKit {
         /// An output tensor; its type and shape are set by the kernel's `prepare`.
         func output() -> RuntimeTensor {
             defer { nextIndex += 1 }
-            return RuntimeTensor(index: nextIndex, name: "out\(nextIndex)", type: .float32, shape: [], quantization: nil, isVariable: false)
+            return RuntimeTensor(
+                index: nextIndex, name: "out\(nextIndex)", type: .float32, shape: [], quantization: nil,
+                isVariable: false)
         }
 
         /// An options table holding `options`, laid out as the FlatBuffers writer would.
@@ -89,7 +96,8 @@ enum ElementwiseTestKit {
             blocks.append(block)
             bytes.withUnsafeBytes { block.copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
             return try FlatTable(
-                bytes: UnsafeRawBufferPointer(start: block, count: bytes.count), position: tableStart, what: "test options")
+                bytes: UnsafeRawBufferPointer(start: block, count: bytes.count), position: tableStart,
+                what: "test options")
         }
 
         /// Creates the node and its kernel, prepares it (again at "run time" when its outputs are
@@ -102,9 +110,12 @@ enum ElementwiseTestKit {
             let outs = outputs ?? [output()]
             let node = Node(
                 index: 0, code: OperatorCode(builtin: op, customCode: nil, version: 1), inputs: inputs, outputs: outs,
-                intermediates: [], options: try optionsTable(options), customOptions: UnsafeRawBufferPointer(start: nil, count: 0),
+                intermediates: [], options: try optionsTable(options),
+                customOptions: UnsafeRawBufferPointer(start: nil, count: 0),
                 threadCount: threads)
-            guard let factory = OpRegistry.factory(for: node.code) else { throw RuntimeError("\(op.name) is not registered") }
+            guard let factory = OpRegistry.factory(for: node.code) else {
+                throw RuntimeError("\(op.name) is not registered")
+            }
             let kernel = try factory(node)
             try kernel.prepare(node)
             node.isRunning = true
@@ -122,7 +133,6 @@ enum ElementwiseTestKit {
             try run(op, inputs, options: options, threads: threads)[0]
         }
     }
-
 
     /// A small deterministic generator (SplitMix64), so failures reproduce.
     struct Random {

@@ -8,7 +8,9 @@ private typealias TestOption = ElementwiseTestKit.Option
 
 /// The reduction kernels against the scalar reference, plus hand-checked values and bad models.
 @Suite struct ReductionKernelTests {
-    static let operations: [(BuiltinOperator, ReduceKernel.Operation)] = [(.mean, .mean), (.sum, .sum), (.reduceMax, .max)]
+    static let operations: [(BuiltinOperator, ReduceKernel.Operation)] = [
+        (.mean, .mean), (.sum, .sum), (.reduceMax, .max),
+    ]
 
     /// Shapes with axis lists: inner, outer, middle and alternating axes, negative and repeated
     /// axes, all axes, no axes, size-1 and empty dimensions.
@@ -28,14 +30,18 @@ private typealias TestOption = ElementwiseTestKit.Option
                     let x = random.floats(shape.reduce(1, *), -5...5)
                     let h = KernelHarness()
                     let axisType: TensorType = axes.count % 2 == 0 ? .int32 : .int64
-                    let axis = axisType == .int32
+                    let axis =
+                        axisType == .int32
                         ? try h.tensor(axes.map(Int32.init), shape: [axes.count], type: .int32, constant: true)
                         : try h.tensor(axes.map(Int64.init), shape: [axes.count], type: .int64, constant: true)
-                    let out = try h.run1(code, [try h.floats(x, shape), axis], options: [.bool(0, keepDims)], threads: threads)
-                    let expected = try #require(ReferenceReduction.float(op, x, shape: shape, axes: axes, keepDims: keepDims))
+                    let out = try h.run1(
+                        code, [try h.floats(x, shape), axis], options: [.bool(0, keepDims)], threads: threads)
+                    let expected = try #require(
+                        ReferenceReduction.float(op, x, shape: shape, axes: axes, keepDims: keepDims))
                     #expect(out.shape == expected.shape, "\(code.name) \(shape) \(axes) keep=\(keepDims)")
                     // Sums of up to 40000 values: float accumulation against a double reference.
-                    let bad = ElementwiseTestKit.firstMismatch(out.elementwiseTestValues(Float.self), expected.values, relative: 1e-4, absolute: 2e-3)
+                    let bad = ElementwiseTestKit.firstMismatch(
+                        out.elementwiseTestValues(Float.self), expected.values, relative: 1e-4, absolute: 2e-3)
                     #expect(bad == nil, "\(code.name) \(shape) \(axes) keep=\(keepDims) at \(bad ?? 0)")
                 }
             }
@@ -52,13 +58,19 @@ private typealias TestOption = ElementwiseTestKit.Option
                 let h = KernelHarness()
                 let axis = try h.tensor(axes.map(Int32.init), shape: [axes.count], type: .int32, constant: true)
                 let x32: [Int32] = random.ints(count, Int(Int32.min)...Int(Int32.max), Int32.self)
-                let out32 = try h.run1(code, [try h.tensor(x32, shape: shape, type: .int32), axis], options: [.bool(0, keepDims)], threads: threads)
-                let e32 = try #require(ReferenceReduction.integer(op, x32, shape: shape, axes: axes, keepDims: keepDims))
+                let out32 = try h.run1(
+                    code, [try h.tensor(x32, shape: shape, type: .int32), axis], options: [.bool(0, keepDims)],
+                    threads: threads)
+                let e32 = try #require(
+                    ReferenceReduction.integer(op, x32, shape: shape, axes: axes, keepDims: keepDims))
                 #expect(out32.shape == e32.shape && out32.type == .int32)
                 #expect(out32.elementwiseTestValues(Int32.self) == e32.values, "\(code.name) int32 \(shape) \(axes)")
                 let x64: [Int64] = random.ints(count, -(1 << 40)...(1 << 40), Int64.self)
-                let out64 = try h.run1(code, [try h.tensor(x64, shape: shape, type: .int64), axis], options: [.bool(0, keepDims)], threads: threads)
-                let e64 = try #require(ReferenceReduction.integer(op, x64, shape: shape, axes: axes, keepDims: keepDims))
+                let out64 = try h.run1(
+                    code, [try h.tensor(x64, shape: shape, type: .int64), axis], options: [.bool(0, keepDims)],
+                    threads: threads)
+                let e64 = try #require(
+                    ReferenceReduction.integer(op, x64, shape: shape, axes: axes, keepDims: keepDims))
                 #expect(out64.elementwiseTestValues(Int64.self) == e64.values, "\(code.name) int64 \(shape) \(axes)")
             }
         }
@@ -76,7 +88,10 @@ private typealias TestOption = ElementwiseTestKit.Option
         let empty = try h.floats([], [2, 0])
         let axis1 = try h.tensor([1] as [Int64], shape: [], type: .int64, constant: true)
         #expect(try h.run1(.mean, [empty, axis1]).elementwiseTestValues(Float.self).allSatisfy(\.isNaN))
-        #expect(try h.run1(.reduceMax, [empty, axis1]).elementwiseTestValues(Float.self) == [-.greatestFiniteMagnitude, -.greatestFiniteMagnitude])
+        #expect(
+            try h.run1(.reduceMax, [empty, axis1]).elementwiseTestValues(Float.self) == [
+                -.greatestFiniteMagnitude, -.greatestFiniteMagnitude,
+            ])
         #expect(try h.run1(.sum, [empty, axis1]).elementwiseTestValues(Float.self) == [0, 0])
         // A row of -inf has maximum -inf (not the lowest finite value); negative zeros sum to -0.
         let infinities = try h.floats([-.infinity, -.infinity, -0.0, -0.0], [2, 2])
@@ -95,7 +110,8 @@ private typealias TestOption = ElementwiseTestKit.Option
         let axis = try h.tensor([-1] as [Int32], shape: [1], type: .int32)  // not constant
         let out = try h.run1(.sum, [x, axis])
         #expect(out.shape == [2] && out.elementwiseTestValues(Float.self) == [6, 15])
-        let arg = try h.run1(.argMax, [x, try h.tensor([0] as [Int32], shape: [1], type: .int32)], options: [.byte(0, 2)])
+        let arg = try h.run1(
+            .argMax, [x, try h.tensor([0] as [Int32], shape: [1], type: .int32)], options: [.byte(0, 2)])
         #expect(arg.shape == [3] && arg.elementwiseTestValues(Int32.self) == [1, 1, 1])
     }
 
@@ -111,12 +127,16 @@ private typealias TestOption = ElementwiseTestKit.Option
         let floatAxis = try h.floats([0], [1], constant: true)
         #expect(throws: RuntimeError.self) { try h.run1(.reduceMax, [x, floatAxis]) }
         let q = try h.tensor([1] as [UInt8], shape: [1], type: .uint8)
-        #expect(throws: RuntimeError.self) { try h.run1(.mean, [q, try h.tensor([0] as [Int32], shape: [1], type: .int32, constant: true)]) }
+        #expect(throws: RuntimeError.self) {
+            try h.run1(.mean, [q, try h.tensor([0] as [Int32], shape: [1], type: .int32, constant: true)])
+        }
         // ARG_MAX: axis out of range, two axis values, empty axis, bad output type.
         let i32 = { (v: [Int32]) in try h.tensor(v, shape: [v.count], type: .int32, constant: true) }
         #expect(throws: RuntimeError.self) { try h.run1(.argMax, [x, try i32([2])], options: [.byte(0, 2)]) }
         #expect(throws: RuntimeError.self) { try h.run1(.argMax, [x, try i32([0, 1])], options: [.byte(0, 2)]) }
-        #expect(throws: RuntimeError.self) { try h.run1(.argMin, [try h.floats([], [2, 0]), try i32([1])], options: [.byte(0, 4)]) }
+        #expect(throws: RuntimeError.self) {
+            try h.run1(.argMin, [try h.floats([], [2, 0]), try i32([1])], options: [.byte(0, 4)])
+        }
         #expect(throws: RuntimeError.self) { try h.run1(.argMin, [x, try i32([1])], options: [.byte(0, 0)]) }
         #expect(throws: RuntimeError.self) { try h.run1(.argMin, [x, try i32([1])]) }
     }
@@ -137,31 +157,44 @@ private typealias TestOption = ElementwiseTestKit.Option
             for isMax in [true, false] {
                 let code: BuiltinOperator = isMax ? .argMax : .argMin
                 let h = KernelHarness()
-                let axisTensor = axis % 2 == 0
+                let axisTensor =
+                    axis % 2 == 0
                     ? try h.tensor([Int32(axis)], shape: [1], type: .int32, constant: true)
                     : try h.tensor([Int64(axis)], shape: [], type: .int64, constant: true)
-                let f = try h.run1(code, [try h.floats(floats, shape), axisTensor], options: [.byte(0, 4)], threads: threads)
+                let f = try h.run1(
+                    code, [try h.floats(floats, shape), axisTensor], options: [.byte(0, 4)], threads: threads)
                 let ef = try #require(ReferenceReduction.argMinMax(floats, shape: shape, axis: axis, isMax: isMax))
                 #expect(f.shape == ef.shape && f.type == .int64)
-                #expect(f.elementwiseTestValues(Int64.self).map(Int.init) == ef.values, "\(code.name) float \(shape) \(axis)")
+                #expect(
+                    f.elementwiseTestValues(Int64.self).map(Int.init) == ef.values,
+                    "\(code.name) float \(shape) \(axis)")
                 let i = try h.run1(
-                    code, [try h.tensor(ints, shape: shape, type: .int32), axisTensor], options: [.byte(0, 2)], threads: threads)
+                    code, [try h.tensor(ints, shape: shape, type: .int32), axisTensor], options: [.byte(0, 2)],
+                    threads: threads)
                 let ei = try #require(ReferenceReduction.argMinMax(ints, shape: shape, axis: axis, isMax: isMax))
-                #expect(i.elementwiseTestValues(Int32.self).map(Int.init) == ei.values, "\(code.name) int32 \(shape) \(axis)")
+                #expect(
+                    i.elementwiseTestValues(Int32.self).map(Int.init) == ei.values,
+                    "\(code.name) int32 \(shape) \(axis)")
                 let b = try h.run1(
-                    code, [try h.tensor(bytes, shape: shape, type: .uint8), axisTensor], options: [.byte(0, 2)], threads: threads)
+                    code, [try h.tensor(bytes, shape: shape, type: .uint8), axisTensor], options: [.byte(0, 2)],
+                    threads: threads)
                 let eb = try #require(ReferenceReduction.argMinMax(bytes, shape: shape, axis: axis, isMax: isMax))
-                #expect(b.elementwiseTestValues(Int32.self).map(Int.init) == eb.values, "\(code.name) uint8 \(shape) \(axis)")
+                #expect(
+                    b.elementwiseTestValues(Int32.self).map(Int.init) == eb.values,
+                    "\(code.name) uint8 \(shape) \(axis)")
             }
         }
         // NaNs are skipped, as LiteRT does; an all-NaN row gives 0.
         let h = KernelHarness()
         let axis = try h.tensor([1] as [Int32], shape: [1], type: .int32, constant: true)
         let rows = try h.floats([.nan, 2, 1, 1, .nan, 3, .nan, .nan, .nan, -.infinity, 5, 5], [4, 3])
-        #expect(try h.run1(.argMax, [rows, axis], options: [.byte(0, 4)]).elementwiseTestValues(Int64.self) == [1, 2, 0, 1])
-        #expect(try h.run1(.argMin, [rows, axis], options: [.byte(0, 4)]).elementwiseTestValues(Int64.self) == [2, 0, 0, 0])
+        #expect(
+            try h.run1(.argMax, [rows, axis], options: [.byte(0, 4)]).elementwiseTestValues(Int64.self) == [1, 2, 0, 1])
+        #expect(
+            try h.run1(.argMin, [rows, axis], options: [.byte(0, 4)]).elementwiseTestValues(Int64.self) == [2, 0, 0, 0])
         let columns = try h.floats([.nan, 1, 2, .nan, 0, .nan], [3, 2])
         let axis0 = try h.tensor([0] as [Int32], shape: [1], type: .int32, constant: true)
-        #expect(try h.run1(.argMax, [columns, axis0], options: [.byte(0, 2)]).elementwiseTestValues(Int32.self) == [1, 0])
+        #expect(
+            try h.run1(.argMax, [columns, axis0], options: [.byte(0, 2)]).elementwiseTestValues(Int32.self) == [1, 0])
     }
 }

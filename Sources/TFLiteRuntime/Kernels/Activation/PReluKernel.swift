@@ -8,7 +8,8 @@ final class PReluKernel: OpKernel {
     init(_ node: Node) throws { try node.expect(inputs: 2, outputs: 1) }
 
     func prepare(_ node: Node) throws {
-        let x = try node.input(0), alpha = try node.input(1)
+        let x = try node.input(0)
+        let alpha = try node.input(1)
         switch x.type {
         case .float32:
             break

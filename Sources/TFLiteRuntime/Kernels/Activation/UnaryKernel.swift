@@ -29,13 +29,15 @@ final class UnaryKernel: OpKernel {
             throw node.error("quantized \(x.type.name) input is not supported yet")
         default:
             throw node.error(
-                "input type \(x.type.name) is not supported; supported: \(op.supportedTypes.map(\.name).joined(separator: ", "))")
+                "input type \(x.type.name) is not supported; supported: \(op.supportedTypes.map(\.name).joined(separator: ", "))"
+            )
         }
         try node.setOutput(0, type: x.type, shape: x.shape)
     }
 
     func eval(_ node: Node) throws {
-        let x = try node.input(0), y = try node.output(0)
+        let x = try node.input(0)
+        let y = try node.output(0)
         switch x.type {
         case .float32:
             let input = try node.elementwiseBuffer(x, Float.self, role: "input")
@@ -50,7 +52,9 @@ final class UnaryKernel: OpKernel {
         }
     }
 
-    private func runFloat(_ node: Node, _ x: UnsafeMutableBufferPointer<Float>, _ y: UnsafeMutableBufferPointer<Float>) throws {
+    private func runFloat(_ node: Node, _ x: UnsafeMutableBufferPointer<Float>, _ y: UnsafeMutableBufferPointer<Float>)
+        throws
+    {
         guard x.count == y.count else { throw node.error("output is not sized like the input") }
         let t = node.threadCount
         switch op {
@@ -77,7 +81,9 @@ final class UnaryKernel: OpKernel {
         }
     }
 
-    private func runInteger<T: ElementwiseScalar>(_ node: Node, _: T.Type, _ xt: RuntimeTensor, _ yt: RuntimeTensor) throws {
+    private func runInteger<T: ElementwiseScalar>(_ node: Node, _: T.Type, _ xt: RuntimeTensor, _ yt: RuntimeTensor)
+        throws
+    {
         let x = try node.elementwiseBuffer(xt, T.self, role: "input")
         let y = try node.elementwiseBuffer(yt, T.self, role: "output")
         guard x.count == y.count else { throw node.error("output is not sized like the input") }
@@ -112,7 +118,9 @@ final class UnaryKernel: OpKernel {
     }
 
     @inline(never)
-    static func exponentials<F: ExponentialFunctor>(_ f: F, _ x: UnsafePointer<Float>, _ e: UnsafeMutablePointer<Float>, _ n: Int) {
+    static func exponentials<F: ExponentialFunctor>(
+        _ f: F, _ x: UnsafePointer<Float>, _ e: UnsafeMutablePointer<Float>, _ n: Int
+    ) {
         for i in 0..<n { e[i] = Foundation.exp(f.exponent(x[i])) }
     }
 

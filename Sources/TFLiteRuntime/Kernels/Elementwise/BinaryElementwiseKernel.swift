@@ -17,7 +17,8 @@ final class BinaryElementwiseKernel: OpKernel {
     }
 
     func prepare(_ node: Node) throws {
-        let a = try node.input(0), b = try node.input(1)
+        let a = try node.input(0)
+        let b = try node.input(1)
         guard a.type == b.type else {
             throw node.error("inputs have different types, \(a.type.name) and \(b.type.name)")
         }
@@ -29,7 +30,8 @@ final class BinaryElementwiseKernel: OpKernel {
             throw node.error("quantized \(a.type.name) inputs are not supported yet")
         default:
             throw node.error(
-                "input type \(a.type.name) is not supported; supported: \(op.supportedTypes.map(\.name).joined(separator: ", "))")
+                "input type \(a.type.name) is not supported; supported: \(op.supportedTypes.map(\.name).joined(separator: ", "))"
+            )
         }
         guard let plan = BroadcastPlan(a.shape, b.shape) else {
             throw node.error("input shapes \(a.shape) and \(b.shape) cannot be broadcast together")
@@ -57,17 +59,21 @@ final class BinaryElementwiseKernel: OpKernel {
         if op.rejectsZeroDivisor(for: T.tensorType) && b.contains(where: { $0 == 0 }) {
             throw node.error("division by zero")
         }
-        let threads = node.threadCount, minimum = op.minimumPerThread
+        let threads = node.threadCount
+        let minimum = op.minimumPerThread
         let (lower, upper) = T.activationRange(activation)
         switch op {
         case .add:
             plan.apply(AddFunctor(lower: lower, upper: upper), pa, pb, po, threads: threads, minimumPerThread: minimum)
         case .subtract:
-            plan.apply(SubtractFunctor(lower: lower, upper: upper), pa, pb, po, threads: threads, minimumPerThread: minimum)
+            plan.apply(
+                SubtractFunctor(lower: lower, upper: upper), pa, pb, po, threads: threads, minimumPerThread: minimum)
         case .multiply:
-            plan.apply(MultiplyFunctor(lower: lower, upper: upper), pa, pb, po, threads: threads, minimumPerThread: minimum)
+            plan.apply(
+                MultiplyFunctor(lower: lower, upper: upper), pa, pb, po, threads: threads, minimumPerThread: minimum)
         case .divide:
-            plan.apply(DivideFunctor(lower: lower, upper: upper), pa, pb, po, threads: threads, minimumPerThread: minimum)
+            plan.apply(
+                DivideFunctor(lower: lower, upper: upper), pa, pb, po, threads: threads, minimumPerThread: minimum)
         case .squaredDifference:
             plan.apply(SquaredDifferenceFunctor<T>(), pa, pb, po, threads: threads, minimumPerThread: minimum)
         case .maximum:

@@ -11,7 +11,8 @@ extension BroadcastPlan {
         switch kind {
         case .elementwise:
             parallelFor(outputCount, threads: threads, minimumPerThread: minimumPerThread) { range in
-                BroadcastPlan.rowVectorVector(f, a + range.lowerBound, b + range.lowerBound, out + range.lowerBound, range.count)
+                BroadcastPlan.rowVectorVector(
+                    f, a + range.lowerBound, b + range.lowerBound, out + range.lowerBound, range.count)
             }
         case .scalarA:
             parallelFor(outputCount, threads: threads, minimumPerThread: minimumPerThread) { range in
@@ -23,7 +24,8 @@ extension BroadcastPlan {
             }
         case .general:
             let n = innerCount
-            let aRuns = aStrides[aStrides.count - 1] != 0, bRuns = bStrides[bStrides.count - 1] != 0
+            let aRuns = aStrides[aStrides.count - 1] != 0
+            let bRuns = bStrides[bStrides.count - 1] != 0
             parallelFor(rowCount, threads: threads, minimumPerThread: max(1, minimumPerThread / max(n, 1))) { rows in
                 forEachRow(in: rows) { row, aOffset, bOffset in
                     if aRuns && bRuns {

@@ -32,7 +32,8 @@ struct BroadcastPlan {
         guard let out = broadcastShape(a, b) else { return nil }
         outputShape = out
         outputCount = out.reduce(1, *)
-        let aCount = a.reduce(1, *), bCount = b.reduce(1, *)
+        let aCount = a.reduce(1, *)
+        let bCount = b.reduce(1, *)
         if aCount == outputCount && bCount == outputCount {
             kind = .elementwise
         } else if aCount == 1 {
@@ -51,7 +52,8 @@ struct BroadcastPlan {
             if size == 1 { continue }
             let da = i < rank - a.count ? 1 : a[i - (rank - a.count)]
             let db = i < rank - b.count ? 1 : b[i - (rank - b.count)]
-            let aRuns = da != 1, bRuns = db != 1
+            let aRuns = da != 1
+            let bRuns = db != 1
             if let last = merged.last, last.aRuns == aRuns, last.bRuns == bRuns {
                 merged[merged.count - 1].size = last.size * size
             } else {
@@ -63,10 +65,17 @@ struct BroadcastPlan {
         dims = merged.map(\.size)
         var aS = [Int](repeating: 0, count: merged.count)
         var bS = [Int](repeating: 0, count: merged.count)
-        var aStep = 1, bStep = 1
+        var aStep = 1
+        var bStep = 1
         for i in stride(from: merged.count - 1, through: 0, by: -1) {
-            if merged[i].aRuns { aS[i] = aStep; aStep *= merged[i].size }
-            if merged[i].bRuns { bS[i] = bStep; bStep *= merged[i].size }
+            if merged[i].aRuns {
+                aS[i] = aStep
+                aStep *= merged[i].size
+            }
+            if merged[i].bRuns {
+                bS[i] = bStep
+                bStep *= merged[i].size
+            }
         }
         aStrides = aS
         bStrides = bS
@@ -96,7 +105,8 @@ struct BroadcastPlan {
                     withUnsafeTemporaryAllocation(of: Int.self, capacity: outer) { index in
                         // Decompose the first row into outer indices once; then step like an odometer.
                         var rest = rows.lowerBound
-                        var aOffset = 0, bOffset = 0
+                        var aOffset = 0
+                        var bOffset = 0
                         for d in stride(from: outer - 1, through: 0, by: -1) {
                             let i = rest % dims[d]
                             rest /= dims[d]

@@ -23,7 +23,8 @@ final class ArgMinMaxKernel: OpKernel {
     }
 
     func prepare(_ node: Node) throws {
-        let x = try node.input(0), axis = try node.input(1)
+        let x = try node.input(0)
+        let axis = try node.input(1)
         try node.expect(x, type: .float32, .int32, .int64, .uint8, .int8, role: "input")
         try node.expect(axis, type: .int32, .int64, role: "axis")
         guard axis.elementCount == 1 else { throw node.error("axis must have one element, has shape \(axis.shape)") }
@@ -77,7 +78,9 @@ final class ArgMinMaxKernel: OpKernel {
     ) throws {
         guard y.count == outer * inner else { throw node.error("output does not match the prepared shape") }
         guard let px = x.baseAddress, let py = y.baseAddress, axisSize > 0 else { return }
-        let n = axisSize, inner = self.inner, isMax = self.isMax
+        let n = axisSize
+        let inner = self.inner
+        let isMax = self.isMax
         let block = n * inner
         if outer >= inner || inner == 1 {
             // One worker per group of outer slices.
@@ -105,10 +108,16 @@ final class ArgMinMaxKernel: OpKernel {
             var index = 0
             if isMax {
                 var best = T.leastValue
-                for k in 0..<n where x[k] > best { best = x[k]; index = k }
+                for k in 0..<n where x[k] > best {
+                    best = x[k]
+                    index = k
+                }
             } else {
                 var best = T.greatestValue
-                for k in 0..<n where x[k] < best { best = x[k]; index = k }
+                for k in 0..<n where x[k] < best {
+                    best = x[k]
+                    index = k
+                }
             }
             y[0] = I(truncatingIfNeeded: index)
             return
@@ -116,15 +125,22 @@ final class ArgMinMaxKernel: OpKernel {
         // Walk the slice row by row (in memory order), keeping the best values of the part's positions.
         withUnsafeTemporaryAllocation(of: T.self, capacity: part.count) { best in
             guard let b = best.baseAddress else { return }
-            let start = part.lowerBound, y = y + start
+            let start = part.lowerBound
+            let y = y + start
             b.initialize(repeating: isMax ? T.leastValue : T.greatestValue, count: part.count)
             for j in 0..<part.count { y[j] = 0 }
             for k in 0..<n {
                 let row = x + k * inner + start
                 if isMax {
-                    for j in 0..<part.count where row[j] > b[j] { b[j] = row[j]; y[j] = I(truncatingIfNeeded: k) }
+                    for j in 0..<part.count where row[j] > b[j] {
+                        b[j] = row[j]
+                        y[j] = I(truncatingIfNeeded: k)
+                    }
                 } else {
-                    for j in 0..<part.count where row[j] < b[j] { b[j] = row[j]; y[j] = I(truncatingIfNeeded: k) }
+                    for j in 0..<part.count where row[j] < b[j] {
+                        b[j] = row[j]
+                        y[j] = I(truncatingIfNeeded: k)
+                    }
                 }
             }
         }

@@ -21,7 +21,8 @@ final class ReduceKernel: OpKernel {
     }
 
     func prepare(_ node: Node) throws {
-        let x = try node.input(0), axis = try node.input(1)
+        let x = try node.input(0)
+        let axis = try node.input(1)
         switch x.type {
         case .float32, .int32, .int64:
             break

@@ -28,7 +28,8 @@ extension ReductionLayout {
                 guard let p = partial.baseAddress else { return }
                 parallelFor(chunks, threads: chunks) { range in
                     for c in range {
-                        let lo = inputCount * c / chunks, hi = inputCount * (c + 1) / chunks
+                        let lo = inputCount * c / chunks
+                        let hi = inputCount * (c + 1) / chunks
                         (p + c).initialize(to: ReductionLayout.foldRun(reducer, reducer.identity, x + lo, hi - lo))
                     }
                 }
@@ -48,7 +49,8 @@ extension ReductionLayout {
                         func walk(_ d: Int, _ range: Range<Int>, _ xo: Int, _ yo: Int) {
                             if d == last {
                                 if reduced[d] {
-                                    y[yo] = ReductionLayout.foldRun(reducer, y[yo], x + xo + range.lowerBound, range.count)
+                                    y[yo] = ReductionLayout.foldRun(
+                                        reducer, y[yo], x + xo + range.lowerBound, range.count)
                                 } else {
                                     // Kept innermost run: one output per input element (inner strides are 1).
                                     ReductionLayout.foldRow(
@@ -71,7 +73,8 @@ extension ReductionLayout {
                             }
                         }
                         let perUnit = max(1, inputCount / max(dims[split], 1))
-                        parallelFor(dims[split], threads: threads, minimumPerThread: max(1, minimumWork / perUnit)) { part in
+                        parallelFor(dims[split], threads: threads, minimumPerThread: max(1, minimumWork / perUnit)) {
+                            part in
                             walkPart(0, part, 0, 0)
                         }
                     }

@@ -57,8 +57,10 @@ struct ReductionLayout {
         if merged.isEmpty { merged = [(1, false)] }
         dims = merged.map(\.size)
         reduced = merged.map(\.reduced)
-        var inS = [Int](repeating: 0, count: merged.count), outS = inS
-        var inStep = 1, outStep = 1
+        var inS = [Int](repeating: 0, count: merged.count)
+        var outS = inS
+        var inStep = 1
+        var outStep = 1
         for i in stride(from: merged.count - 1, through: 0, by: -1) {
             inS[i] = inStep
             inStep *= merged[i].size

@@ -58,7 +58,9 @@ enum ReferenceActivation {
     }
 
     /// PRELU with `alpha` broadcast against `x`; nil when the shapes do not broadcast.
-    static func prelu(_ x: [Float], _ xShape: [Int], _ alpha: [Float], _ alphaShape: [Int]) -> (values: [Float], shape: [Int])? {
+    static func prelu(_ x: [Float], _ xShape: [Int], _ alpha: [Float], _ alphaShape: [Int]) -> (
+        values: [Float], shape: [Int]
+    )? {
         ReferenceElementwise.broadcast(x, xShape, alpha, alphaShape) { v, a in v >= 0 ? v : v * a }
     }
 }

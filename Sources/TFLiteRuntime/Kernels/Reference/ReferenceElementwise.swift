@@ -21,7 +21,11 @@ enum ReferenceElementwise {
         var out = [T]()
         out.reserveCapacity(count)
         for flat in 0..<count {
-            var rest = flat, ia = 0, ib = 0, sa = 1, sb = 1
+            var rest = flat
+            var ia = 0
+            var ib = 0
+            var sa = 1
+            var sb = 1
             for d in stride(from: rank - 1, through: 0, by: -1) {
                 let i = rest % shape[d]
                 rest /= shape[d]

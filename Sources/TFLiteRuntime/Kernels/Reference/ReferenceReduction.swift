@@ -26,7 +26,8 @@ enum ReferenceReduction {
         let count = shape.reduce(1, *)
         var target = [Int](repeating: 0, count: count)
         for flat in 0..<count {
-            var rest = flat, index = [Int](repeating: 0, count: rank)
+            var rest = flat
+            var index = [Int](repeating: 0, count: rank)
             for d in stride(from: rank - 1, through: 0, by: -1) {
                 index[d] = rest % shape[d]
                 rest /= shape[d]
@@ -85,11 +86,15 @@ enum ReferenceReduction {
 
     /// ARG_MAX (`isMax`) or ARG_MIN along `axis`: the first index of the extreme value among the
     /// values that are not NaN; 0 when all are NaN.
-    static func argMinMax<T: Comparable>(_ x: [T], shape: [Int], axis: Int, isMax: Bool) -> (values: [Int], shape: [Int])? {
+    static func argMinMax<T: Comparable>(_ x: [T], shape: [Int], axis: Int, isMax: Bool) -> (
+        values: [Int], shape: [Int]
+    )? {
         let rank = shape.count
         guard rank > 0, axis >= -rank, axis < rank else { return nil }
         let a = axis < 0 ? axis + rank : axis
-        let outer = shape[..<a].reduce(1, *), n = shape[a], inner = shape[(a + 1)...].reduce(1, *)
+        let outer = shape[..<a].reduce(1, *)
+        let n = shape[a]
+        let inner = shape[(a + 1)...].reduce(1, *)
         var outShape = shape
         outShape.remove(at: a)
         guard n > 0 else { return outer * inner == 0 ? ([], outShape) : nil }
