@@ -200,6 +200,13 @@ private typealias TestOption = ElementwiseTestKit.Option
         #expect(throws: RuntimeError.self) { try h.run1(.mul, [s, s]) }
         // An unknown fused activation, and a constant whose data is shorter than its shape.
         #expect(throws: RuntimeError.self) { try h.run1(.add, [f, f], options: [.byte(0, 9)]) }
+        // Operands whose broadcast would have 2^64 elements (prepare never touches their data).
+        let tall = RuntimeTensor(
+            index: 90, name: "tall", type: .float32, shape: [1 << 32, 1], quantization: nil, isVariable: false)
+        let wide = RuntimeTensor(
+            index: 91, name: "wide", type: .float32, shape: [1, 1 << 32], quantization: nil, isVariable: false)
+        #expect(throws: RuntimeError.self) { try h.run1(.add, [tall, wide]) }
+        #expect(throws: RuntimeError.self) { try h.run1(.prelu, [tall, wide]) }
         let short = try h.tensor([1, 2] as [Float], shape: [4], type: .float32, constant: true)
         #expect(throws: RuntimeError.self) { try h.run1(.add, [short, try h.floats([1, 2, 3, 4], [4])]) }
     }

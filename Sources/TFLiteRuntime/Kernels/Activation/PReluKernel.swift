@@ -22,8 +22,11 @@ final class PReluKernel: OpKernel {
         guard alpha.type == x.type else {
             throw node.error("alpha has type \(alpha.type.name), the input \(x.type.name)")
         }
-        guard let plan = BroadcastPlan(x.shape, alpha.shape) else {
+        guard let shape = broadcastShape(x.shape, alpha.shape) else {
             throw node.error("alpha shape \(alpha.shape) cannot be broadcast against input shape \(x.shape)")
+        }
+        guard let plan = BroadcastPlan(x.shape, alpha.shape) else {
+            throw node.error("broadcast shape \(shape) has too many elements")
         }
         self.plan = plan
         try node.setOutput(0, type: x.type, shape: plan.outputShape)

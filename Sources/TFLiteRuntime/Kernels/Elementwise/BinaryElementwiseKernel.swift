@@ -33,8 +33,11 @@ final class BinaryElementwiseKernel: OpKernel {
                 "input type \(a.type.name) is not supported; supported: \(op.supportedTypes.map(\.name).joined(separator: ", "))"
             )
         }
-        guard let plan = BroadcastPlan(a.shape, b.shape) else {
+        guard let shape = broadcastShape(a.shape, b.shape) else {
             throw node.error("input shapes \(a.shape) and \(b.shape) cannot be broadcast together")
+        }
+        guard let plan = BroadcastPlan(a.shape, b.shape) else {
+            throw node.error("broadcast shape \(shape) has too many elements")
         }
         self.plan = plan
         try node.setOutput(0, type: a.type, shape: plan.outputShape)

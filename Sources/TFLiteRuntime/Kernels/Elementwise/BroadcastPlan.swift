@@ -27,11 +27,18 @@ struct BroadcastPlan {
     let aStrides: [Int]
     let bStrides: [Int]
 
-    /// The plan for operands of shapes `a` and `b`; nil when they cannot broadcast.
+    /// The plan for operands of shapes `a` and `b`; nil when they cannot broadcast, or when the
+    /// broadcast shape has more elements than `Int` counts (two large operands can multiply up).
     init?(_ a: [Int], _ b: [Int]) {
         guard let out = broadcastShape(a, b) else { return nil }
+        var count = 1
+        for d in out {
+            let (product, overflow) = count.multipliedReportingOverflow(by: d)
+            guard !overflow else { return nil }
+            count = product
+        }
         outputShape = out
-        outputCount = out.reduce(1, *)
+        outputCount = count
         let aCount = a.reduce(1, *)
         let bCount = b.reduce(1, *)
         if aCount == outputCount && bCount == outputCount {
