@@ -55,6 +55,9 @@ struct FlatTable {
         return position + off
     }
 
+    /// Byte position of scalar field `index` in the buffer, or nil when absent (used by tests that patch files).
+    func position(ofField index: Int, size: Int) throws -> Int? { try fieldPosition(index, size: size) }
+
     func has(_ index: Int) -> Bool {
         let entry = 4 + 2 * index
         guard entry + 2 <= vtableSize else { return false }
