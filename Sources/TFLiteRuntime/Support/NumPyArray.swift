@@ -179,17 +179,6 @@ extension NumPyArray {
 extension Float {
     /// Converts IEEE 754 half-precision bits to a `Float` (portable: no hardware `Float16` needed).
     public init(float16Bits h: UInt16) {
-        let sign = UInt32(h & 0x8000) << 16
-        let exponent = Int((h >> 10) & 0x1f)
-        let mantissa = UInt32(h & 0x3ff)
-        if exponent == 0 {
-            // Subnormal or zero: value = mantissa * 2^-24.
-            let magnitude = Float(mantissa) * Float(sign: .plus, exponent: -24, significand: 1)
-            self = sign != 0 ? -magnitude : magnitude
-        } else if exponent == 31 {
-            self = Float(bitPattern: sign | 0x7f80_0000 | (mantissa << 13))
-        } else {
-            self = Float(bitPattern: sign | UInt32(exponent - 15 + 127) << 23 | (mantissa << 13))
-        }
+        self = HalfPrecision.float(fromHalf: h)
     }
 }
