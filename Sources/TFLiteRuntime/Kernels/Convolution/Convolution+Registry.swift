@@ -1,12 +1,27 @@
 extension OpRegistry {
     static var convolutionKernels: [BuiltinOperator: KernelFactory] {
         [
-            .conv2D: { try Conv2DKernel($0) },
-            .depthwiseConv2D: { try DepthwiseConv2DKernel($0) },
-            .fullyConnected: { try FullyConnectedKernel($0) },
+            .conv2D: { node in try quantizedInput(node) ? QuantizedConvolutionKernel(node, kind: .conv) as OpKernel : Conv2DKernel(node) },
+            .depthwiseConv2D: { node in
+                try quantizedInput(node)
+                    ? QuantizedConvolutionKernel(node, kind: .depthwise) as OpKernel : DepthwiseConv2DKernel(node)
+            },
+            .fullyConnected: { node in
+                try quantizedInput(node)
+                    ? QuantizedConvolutionKernel(node, kind: .fullyConnected) as OpKernel : FullyConnectedKernel(node)
+            },
             .transposeConv: { try TransposeConvKernel($0, variant: .builtin) },
             .batchMatmul: { try BatchMatMulKernel($0) },
         ]
+    }
+}
+
+extension OpRegistry {
+    /// Whether input 0 of the node holds quantized integers (uint8, int8, int16): the node then runs
+    /// an integer kernel; float inputs keep the float kernels.
+    static func quantizedInput(_ node: Node) -> Bool {
+        guard let t = node.optionalInput(0) else { return false }
+        return QuantizedOperand.isQuantizedActivation(t.type)
     }
 }
 

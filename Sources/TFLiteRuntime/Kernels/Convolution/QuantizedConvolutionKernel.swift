@@ -1,0 +1,374 @@
+/// CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED on quantized tensors, bit-exact with LiteRT.
+///
+/// Types: uint8 activations with uint8 weights (per-tensor, TF1 quantization-aware models), int8
+/// activations with int8 weights (per-channel, TF2 post-training quantization), and int16
+/// activations with int8 weights (LiteRT's 16x8 mode, 64-bit accumulators).
+///
+/// Arithmetic, as LiteRT: `acc = Σ (x − zx)(w − zw) + bias` in int32 (int64 for 16x8), then
+/// `clamp(MultiplyByQuantizedMultiplier(acc, m[c]) + zy, act_min, act_max)` with `m[c]` from
+/// `double(sx) · double(sw[c]) / double(sy)`. Padding taps contribute nothing (LiteRT's im2col fills
+/// them with the input zero point, which is the same). LiteRT's optimized kernels (gemmlowp/ruy
+/// output pipeline, `DepthwiseConvGeneral`) and its reference kernels agree on these results on
+/// x86; the 3x3 depthwise kernel that rounds ties upward exists only on aarch64.
+///
+/// Weights are widened (zero point removed) and packed once in `prepare` when constant.
+final class QuantizedConvolutionKernel: OpKernel {
+    enum Kind {
+        case conv
+        case depthwise
+        case fullyConnected
+    }
+
+    private let kind: Kind
+    private var padding: PaddingScheme = .same
+    private var strideHeight = 1
+    private var strideWidth = 1
+    private var dilationHeight = 1
+    private var dilationWidth = 1
+    private let activation: FusedActivation
+    private var keepNumDims = false
+
+    private var geometry: WindowGeometry?
+    private var outputChannels = 0
+    private var groups = 1
+    private var depthMultiplier = 1
+    /// FULLY_CONNECTED: rows and row length.
+    private var rows = 0
+    private var depth = 0
+    private var wide = false
+
+    /// Widened weights: conv `[O][KH·KW][Cg]`, depthwise `[KH·KW][O]`, fully connected `[O][I]`.
+    private let weights = ScratchBuffer<Int16>(0)
+    private var weightsReady = false
+    private var biases: [Int64] = []
+    private var multipliers: [FixedPoint.Multiplier] = []
+    /// FULLY_CONNECTED 16x8 with int64 bias: LiteRT requantizes with `round(double(acc) * scale[c])`.
+    private var realScales: [Double] = []
+    private var doubleRequantize = false
+    private var quantizedBiasType: Int8 = 0
+    private var outputZeroPoint: Int32 = 0
+    private var inputZeroPoint: Int32 = 0
+    private var filterZeroPoint: Int32 = 0
+    private var activationMin: Int32 = 0
+    private var activationMax: Int32 = 0
+    private let input16 = ScratchBuffer<Int16>(0)
+
+    init(_ node: Node, kind: Kind) throws {
+        self.kind = kind
+        switch kind {
+        case .conv:
+            try node.expect(inputs: 2, 3, outputs: 1)
+            padding = try PaddingScheme(node: node, field: 0)
+            strideWidth = Int(try node.option(1))
+            strideHeight = Int(try node.option(2))
+            activation = try FusedActivation(node: node, field: 3)
+            dilationWidth = Int(try node.option(4, 1))
+            dilationHeight = Int(try node.option(5, 1))
+        case .depthwise:
+            try node.expect(inputs: 2, 3, outputs: 1)
+            padding = try PaddingScheme(node: node, field: 0)
+            strideWidth = Int(try node.option(1))
+            strideHeight = Int(try node.option(2))
+            activation = try FusedActivation(node: node, field: 4)
+            dilationWidth = Int(try node.option(5, 1))
+            dilationHeight = Int(try node.option(6, 1))
+        case .fullyConnected:
+            try node.expect(inputs: 2, 3, outputs: 1)
+            activation = try FusedActivation(node: node, field: 0)
+            let format = try node.optionByte(1)
+            guard format == 0 else { throw node.error("weights format \(format) is not supported") }
+            keepNumDims = try node.optionBool(2)
+            quantizedBiasType = try node.optionByte(4)
+        }
+    }
+
+    func prepare(_ node: Node) throws {
+        let input = try node.input(0), filter = try node.input(1), output = try node.output(0)
+        try node.expect(input, type: .uint8, .int8, .int16, role: "input")
+        switch input.type {
+        case .uint8: try node.expect(filter, type: .uint8, role: "filter")
+        default: try node.expect(filter, type: .int8, role: "filter")
+        }
+        wide = input.type == .int16
+        try FloatOperand.checkExtent(input.shape, node: node, role: "input")
+        try FloatOperand.checkExtent(filter.shape, node: node, role: "filter")
+        let outputType = input.type
+
+        let channels: Int
+        switch kind {
+        case .conv:
+            guard filter.rank == 4, input.rank == 4 else {
+                throw node.error("input \(input.shape) and filter \(filter.shape) must have rank 4")
+            }
+            channels = filter.dim(0)
+            let groupChannels = filter.dim(3), inputChannels = input.dim(3)
+            guard groupChannels > 0, inputChannels % groupChannels == 0 else {
+                throw node.error("input has \(inputChannels) channels, not a multiple of the filter's \(groupChannels)")
+            }
+            groups = inputChannels / groupChannels
+            guard groups > 0, channels % groups == 0 else {
+                throw node.error("\(channels) output channels cannot be split into \(groups) groups")
+            }
+            let g = try WindowGeometry(
+                node: node, inputShape: input.shape, filterHeight: filter.dim(1), filterWidth: filter.dim(2),
+                strideHeight: strideHeight, strideWidth: strideWidth, dilationHeight: dilationHeight,
+                dilationWidth: dilationWidth, padding: padding)
+            geometry = g
+            try node.setOutput(0, type: outputType, shape: [g.batch, g.outputHeight, g.outputWidth, channels])
+        case .depthwise:
+            guard filter.rank == 4, filter.dim(0) == 1, input.rank == 4 else {
+                throw node.error("input \(input.shape) must have rank 4 and filter \(filter.shape) be [1, KH, KW, C*M]")
+            }
+            channels = filter.dim(3)
+            let inputChannels = input.dim(3)
+            guard inputChannels > 0, channels % inputChannels == 0 else {
+                throw node.error("filter has \(channels) channels, not a multiple of the input's \(inputChannels)")
+            }
+            depthMultiplier = channels / inputChannels
+            let g = try WindowGeometry(
+                node: node, inputShape: input.shape, filterHeight: filter.dim(1), filterWidth: filter.dim(2),
+                strideHeight: strideHeight, strideWidth: strideWidth, dilationHeight: dilationHeight,
+                dilationWidth: dilationWidth, padding: padding)
+            geometry = g
+            try node.setOutput(0, type: outputType, shape: [g.batch, g.outputHeight, g.outputWidth, channels])
+        case .fullyConnected:
+            guard filter.rank == 2 else { throw node.error("weights must have rank 2, has shape \(filter.shape)") }
+            channels = filter.dim(0)
+            depth = filter.dim(1)
+            guard depth > 0, input.elementCount % depth == 0 else {
+                throw node.error("input \(input.shape) does not split into rows of \(depth)")
+            }
+            rows = input.elementCount / depth
+            if keepNumDims {
+                guard input.shape.last == depth else {
+                    throw node.error("keep_num_dims needs the input's last dimension to be \(depth), input is \(input.shape)")
+                }
+                try node.setOutput(0, type: outputType, shape: input.shape.dropLast() + [channels])
+            } else {
+                try node.setOutput(0, type: outputType, shape: [rows, channels])
+            }
+        }
+        outputChannels = channels
+
+        // Quantization parameters.
+        let inputScales = try QuantizedOperand.scales(input, node: node, role: "input")
+        let filterScales = try QuantizedOperand.scales(filter, node: node, role: "filter")
+        let outputScales = try QuantizedOperand.scales(output, node: node, role: "output")
+        guard filterScales.count == 1 || filterScales.count == channels else {
+            throw node.error("filter has \(filterScales.count) scales for \(channels) output channels")
+        }
+        if filterScales.count > 1 {
+            let axis = filter.quantization?.quantizedDimension ?? 0
+            let expected = kind == .depthwise ? 3 : 0
+            guard axis == expected else {
+                throw node.error("per-channel filter quantized along dimension \(axis), expected \(expected)")
+            }
+        }
+        guard outputScales[0] > 0, inputScales[0] > 0 else { throw node.error("quantization scales must be positive") }
+        inputZeroPoint = Int32(clamping: input.zeroPoint)
+        filterZeroPoint = Int32(clamping: filter.zeroPoint)
+        outputZeroPoint = Int32(clamping: output.zeroPoint)
+        if input.type == .int16 {
+            guard inputZeroPoint == 0, outputZeroPoint == 0 else { throw node.error("int16 activations must have zero point 0") }
+        }
+        if filter.type == .int8, let zps = filter.quantization?.zeroPoints, zps.contains(where: { $0 != 0 }) {
+            throw node.error("int8 filter must be symmetric (zero point 0)")
+        }
+        multipliers = FixedPoint.channelMultipliers(
+            inputScale: inputScales[0], filterScales: filterScales, outputScale: outputScales[0], channels: channels)
+        guard let range = outputType.quantizedRange else { throw node.error("unsupported output type") }
+        let act = FixedPoint.activationRange(
+            activation, scale: outputScales[0], zeroPoint: Int(outputZeroPoint), qmin: range.min, qmax: range.max)
+        activationMin = act.min
+        activationMax = act.max
+        biases = try QuantizedOperand.bias(node.optionalInput(2), count: channels, node: node)
+        realScales = (0..<channels).map { c in
+            Double(inputScales[0]) * Double(filterScales.count == 1 ? filterScales[0] : filterScales[c])
+                / Double(outputScales[0])
+        }
+        // LiteRT's FULLY_CONNECTED with int16 activations runs the reference kernel that requantizes in
+        // double (`round(acc * scale)`) when the bias is int64 (or the options ask for int64 bias), and
+        // the optimized int32-accumulator GEMM with `MultiplyByQuantizedMultiplier` otherwise.
+        doubleRequantize = false
+        if kind == .fullyConnected, wide {
+            let biasType = node.optionalInput(2)?.type
+            if biasType == .int64 || (biasType == nil && quantizedBiasType == TensorType.int64.rawValue) {
+                doubleRequantize = true
+            } else {
+                wide = false
+            }
+        }
+
+        input16.reserve(max(1, input.elementCount), filling: 0)
+        weights.reserve(max(1, filter.elementCount), filling: 0)
+        weightsReady = false
+        if QuantizedOperand.isReadableConstant(filter) { pack(filter) ; weightsReady = true }
+    }
+
+    /// Widens the filter and lays it out for the inner loops.
+    private func pack(_ filter: RuntimeTensor) {
+        let w = weights.pointer
+        switch kind {
+        case .conv, .fullyConnected, .depthwise:
+            // [O][KH][KW][Cg] (conv), [O][I] (fully connected) and [1][KH][KW][O] (depthwise) are
+            // already the layouts the loops read.
+            QuantizedOperand.widen(filter, zeroPoint: filterZeroPoint, into: w)
+        }
+    }
+
+    func eval(_ node: Node) throws {
+        let input = try node.input(0), filter = try node.input(1), output = try node.output(0)
+        try QuantizedOperand.checkBytes(input, node: node, role: "input")
+        try QuantizedOperand.checkBytes(output, node: node, role: "output")
+        if !weightsReady {
+            try QuantizedOperand.checkBytes(filter, node: node, role: "filter")
+            pack(filter)
+        }
+        guard output.elementCount > 0, let out = output.data else { return }
+        QuantizedOperand.widen(input, zeroPoint: inputZeroPoint, into: input16.pointer)
+        switch kind {
+        case .conv: runConv(node, out: out, type: output.type)
+        case .depthwise: runDepthwise(node, out: out, type: output.type)
+        case .fullyConnected: runFullyConnected(node, out: out, type: output.type)
+        }
+    }
+
+    // MARK: - Output stage
+
+    @inline(__always)
+    private func finish(_ acc: Int32, _ c: Int) -> Int32 {
+        FixedPoint.requantize(
+            acc &+ Int32(truncatingIfNeeded: biases[c]), multipliers[c], zeroPoint: outputZeroPoint,
+            lo: activationMin, hi: activationMax)
+    }
+
+    @inline(__always)
+    private func finishWide(_ acc: Int64, _ c: Int) -> Int32 {
+        let v = FixedPoint.multiply(acc &+ biases[c], by: multipliers[c]) &+ outputZeroPoint
+        return min(max(v, activationMin), activationMax)
+    }
+
+    // MARK: - CONV_2D
+
+    private func runConv(_ node: Node, out: UnsafeMutableRawPointer, type: TensorType) {
+        guard let g = geometry else { return }
+        let x = UnsafePointer(input16.pointer), w = UnsafePointer(weights.pointer)
+        let channels = outputChannels, groupChannels = g.inputChannels / groups
+        let perGroup = channels / groups, taps = g.taps
+        let wide = self.wide
+        let pixels = g.outputPixels
+        let work = max(1, channels * taps * groupChannels)
+        parallelFor(pixels, threads: node.threadCount, minimumPerThread: max(1, 65_536 / work)) { range in
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(1, channels)) { rowBuffer in
+                guard let row = rowBuffer.baseAddress else { return }
+                for p in range {
+                    let b = p / (g.outputHeight * g.outputWidth), rest = p % (g.outputHeight * g.outputWidth)
+                    let oy = rest / g.outputWidth, ox = rest % g.outputWidth
+                    let ys = g.validFilterRows(outputRow: oy), xs = g.validFilterColumns(outputColumn: ox)
+                    let iy0 = oy * g.strideHeight - g.padTop, ix0 = ox * g.strideWidth - g.padLeft
+                    let image = x + b * g.inputHeight * g.inputWidth * g.inputChannels
+                    for c in 0..<channels {
+                        let group = c / perGroup
+                        let wc = w + c * taps * groupChannels
+                        if wide {
+                            var acc: Int64 = 0
+                            for ky in ys {
+                                let line = image + (iy0 + ky * g.dilationHeight) * g.inputWidth * g.inputChannels
+                                for kx in xs {
+                                    let px = line + (ix0 + kx * g.dilationWidth) * g.inputChannels + group * groupChannels
+                                    acc &+= QuantizedDot.dot64(px, wc + (ky * g.filterWidth + kx) * groupChannels, groupChannels)
+                                }
+                            }
+                            row[c] = finishWide(acc, c)
+                        } else {
+                            var acc: Int32 = 0
+                            for ky in ys {
+                                let line = image + (iy0 + ky * g.dilationHeight) * g.inputWidth * g.inputChannels
+                                for kx in xs {
+                                    let px = line + (ix0 + kx * g.dilationWidth) * g.inputChannels + group * groupChannels
+                                    acc &+= QuantizedDot.dot(px, wc + (ky * g.filterWidth + kx) * groupChannels, groupChannels)
+                                }
+                            }
+                            row[c] = finish(acc, c)
+                        }
+                    }
+                    QuantizedOperand.store(row, count: channels, to: out, type: type, offset: p * channels)
+                }
+            }
+        }
+    }
+
+    // MARK: - DEPTHWISE_CONV_2D
+
+    private func runDepthwise(_ node: Node, out: UnsafeMutableRawPointer, type: TensorType) {
+        guard let g = geometry else { return }
+        let x = UnsafePointer(input16.pointer), w = UnsafePointer(weights.pointer)
+        let channels = outputChannels, m = depthMultiplier, inC = g.inputChannels
+        let wide = self.wide
+        let pixels = g.outputPixels
+        let work = max(1, channels * g.taps)
+        parallelFor(pixels, threads: node.threadCount, minimumPerThread: max(1, 65_536 / work)) { range in
+            withUnsafeTemporaryAllocation(of: Int64.self, capacity: max(1, channels)) { accBuffer in
+                withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(1, channels)) { rowBuffer in
+                    guard let acc = accBuffer.baseAddress, let row = rowBuffer.baseAddress else { return }
+                    for p in range {
+                        let b = p / (g.outputHeight * g.outputWidth), rest = p % (g.outputHeight * g.outputWidth)
+                        let oy = rest / g.outputWidth, ox = rest % g.outputWidth
+                        let ys = g.validFilterRows(outputRow: oy), xs = g.validFilterColumns(outputColumn: ox)
+                        let iy0 = oy * g.strideHeight - g.padTop, ix0 = ox * g.strideWidth - g.padLeft
+                        let image = x + b * g.inputHeight * g.inputWidth * inC
+                        acc.update(repeating: 0, count: channels)
+                        for ky in ys {
+                            let line = image + (iy0 + ky * g.dilationHeight) * g.inputWidth * inC
+                            for kx in xs {
+                                let px = line + (ix0 + kx * g.dilationWidth) * inC
+                                let wt = w + (ky * g.filterWidth + kx) * channels
+                                if m == 1 {
+                                    for c in 0..<channels { acc[c] &+= Int64(Int32(px[c]) &* Int32(wt[c])) }
+                                } else {
+                                    for ic in 0..<inC {
+                                        let xv = Int32(px[ic])
+                                        for j in 0..<m { acc[ic * m + j] &+= Int64(xv &* Int32(wt[ic * m + j])) }
+                                    }
+                                }
+                            }
+                        }
+                        if wide {
+                            for c in 0..<channels { row[c] = finishWide(acc[c], c) }
+                        } else {
+                            for c in 0..<channels { row[c] = finish(Int32(truncatingIfNeeded: acc[c]), c) }
+                        }
+                        QuantizedOperand.store(row, count: channels, to: out, type: type, offset: p * channels)
+                    }
+                }
+            }
+        }
+    }
+
+    // MARK: - FULLY_CONNECTED
+
+    private func runFullyConnected(_ node: Node, out: UnsafeMutableRawPointer, type: TensorType) {
+        let x = UnsafePointer(input16.pointer), w = UnsafePointer(weights.pointer)
+        let channels = outputChannels, depth = self.depth, wide = self.wide
+        let work = max(1, channels * depth)
+        parallelFor(rows, threads: node.threadCount, minimumPerThread: max(1, 65_536 / work)) { range in
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(1, channels)) { rowBuffer in
+                guard let row = rowBuffer.baseAddress else { return }
+                for r in range {
+                    let xr = x + r * depth
+                    for c in 0..<channels {
+                        if wide {
+                            let acc = QuantizedDot.dot64(xr, w + c * depth, depth) &+ biases[c]
+                            let scaled = (Double(acc) * realScales[c]).rounded(.toNearestOrAwayFromZero)
+                            let v = Int32(clamping: Int64(max(min(scaled, 4e18), -4e18))) &+ outputZeroPoint
+                            row[c] = min(max(v, activationMin), activationMax)
+                        } else {
+                            row[c] = finish(QuantizedDot.dot(xr, w + c * depth, depth), c)
+                        }
+                    }
+                    QuantizedOperand.store(row, count: channels, to: out, type: type, offset: r * channels)
+                }
+            }
+        }
+    }
+}

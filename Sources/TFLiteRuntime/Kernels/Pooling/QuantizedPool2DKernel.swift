@@ -1,0 +1,112 @@
+/// MAX_POOL_2D and AVERAGE_POOL_2D on uint8, int8 and int16 NHWC tensors, bit-exact with LiteRT.
+///
+/// LiteRT requires the output's scale and zero point to equal the input's, so pooling works on the
+/// stored integers directly. MAX takes the largest value inside the image and clamps it to the
+/// fused activation's range. AVERAGE sums the window positions inside the image in int32 and
+/// divides with LiteRT's rounding `(sum ± count/2) / count` (C truncation, so halves round away
+/// from zero), then clamps; the optimized 8-bit kernels and the reference kernels agree on this.
+final class QuantizedPool2DKernel: OpKernel {
+    private let kind: Pool2DKernel.Kind
+    private let padding: PaddingScheme
+    private let strideHeight: Int
+    private let strideWidth: Int
+    private let filterHeight: Int
+    private let filterWidth: Int
+    private let activation: FusedActivation
+    private var geometry: WindowGeometry?
+    private var activationMin: Int32 = 0
+    private var activationMax: Int32 = 0
+
+    init(_ node: Node, kind: Pool2DKernel.Kind) throws {
+        try node.expect(inputs: 1, outputs: 1)
+        self.kind = kind
+        padding = try PaddingScheme(node: node, field: 0)
+        strideWidth = Int(try node.option(1))
+        strideHeight = Int(try node.option(2))
+        filterWidth = Int(try node.option(3))
+        filterHeight = Int(try node.option(4))
+        activation = try FusedActivation(node: node, field: 5)
+    }
+
+    func prepare(_ node: Node) throws {
+        let input = try node.input(0), output = try node.output(0)
+        try node.expect(input, type: .uint8, .int8, .int16, role: "input")
+        try FloatOperand.checkExtent(input.shape, node: node, role: "input")
+        let g = try WindowGeometry(
+            node: node, inputShape: input.shape, filterHeight: filterHeight, filterWidth: filterWidth,
+            strideHeight: strideHeight, strideWidth: strideWidth, padding: padding)
+        if g.inputHeight > 0, g.inputWidth > 0 {
+            for oy in 0..<g.outputHeight where g.validFilterRows(outputRow: oy).isEmpty {
+                throw node.error("pooling window of output row \(oy) lies entirely in the padding")
+            }
+            for ox in 0..<g.outputWidth where g.validFilterColumns(outputColumn: ox).isEmpty {
+                throw node.error("pooling window of output column \(ox) lies entirely in the padding")
+            }
+        }
+        try node.setOutput(0, type: input.type, shape: [g.batch, g.outputHeight, g.outputWidth, g.inputChannels])
+        geometry = g
+        guard let range = input.type.quantizedRange else { throw node.error("unsupported type") }
+        // The activation range is computed with the output's quantization, as in LiteRT.
+        let act = FixedPoint.activationRange(
+            activation, scale: output.quantization?.scales.first ?? input.scale,
+            zeroPoint: output.quantization == nil ? input.zeroPoint : output.zeroPoint, qmin: range.min, qmax: range.max)
+        activationMin = act.min
+        activationMax = act.max
+    }
+
+    func eval(_ node: Node) throws {
+        guard let g = geometry else { throw node.error("was not prepared") }
+        let input = try node.input(0), output = try node.output(0)
+        try QuantizedOperand.checkBytes(input, node: node, role: "input")
+        try QuantizedOperand.checkBytes(output, node: node, role: "output")
+        guard output.elementCount > 0, let y = output.data, let x = input.data else { return }
+        switch input.type {
+        case .uint8: run(UInt8.self, g, UnsafeRawPointer(x), y, threads: node.threadCount)
+        case .int8: run(Int8.self, g, UnsafeRawPointer(x), y, threads: node.threadCount)
+        case .int16: run(Int16.self, g, UnsafeRawPointer(x), y, threads: node.threadCount)
+        default: throw node.error("unsupported type \(input.type.name)")
+        }
+    }
+
+    private func run<T: FixedWidthInteger>(
+        _: T.Type, _ g: WindowGeometry, _ xRaw: UnsafeRawPointer, _ yRaw: UnsafeMutableRawPointer, threads: Int
+    ) {
+        let x = xRaw.assumingMemoryBound(to: T.self), y = yRaw.assumingMemoryBound(to: T.self)
+        let depth = g.inputChannels, lo = activationMin, hi = activationMax
+        let isMax = kind == .max
+        let pixels = g.outputPixels
+        parallelFor(pixels, threads: threads, minimumPerThread: max(1, 65_536 / max(1, depth * g.taps))) { range in
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(1, depth)) { accBuffer in
+                guard let acc = accBuffer.baseAddress else { return }
+                for p in range {
+                    let b = p / (g.outputHeight * g.outputWidth), rest = p % (g.outputHeight * g.outputWidth)
+                    let oy = rest / g.outputWidth, ox = rest % g.outputWidth
+                    let ys = g.validFilterRows(outputRow: oy), xs = g.validFilterColumns(outputColumn: ox)
+                    let iy0 = oy * g.strideHeight - g.padTop, ix0 = ox * g.strideWidth - g.padLeft
+                    let image = x + b * g.inputHeight * g.inputWidth * depth
+                    acc.update(repeating: isMax ? Int32.min : 0, count: depth)
+                    for ky in ys {
+                        let line = image + (iy0 + ky) * g.inputWidth * depth
+                        for kx in xs {
+                            let px = line + (ix0 + kx) * depth
+                            if isMax {
+                                for c in 0..<depth { acc[c] = max(acc[c], Int32(px[c])) }
+                            } else {
+                                for c in 0..<depth { acc[c] &+= Int32(px[c]) }
+                            }
+                        }
+                    }
+                    let out = y + p * depth
+                    if isMax {
+                        for c in 0..<depth { out[c] = T(truncatingIfNeeded: min(max(acc[c], lo), hi)) }
+                    } else {
+                        let count = Int32(ys.count * xs.count)
+                        for c in 0..<depth {
+                            out[c] = T(truncatingIfNeeded: min(max(FixedPoint.roundingAverage(acc[c], count: count), lo), hi))
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+
+/// Helpers shared by the quantized convolution family (CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED,
+/// TRANSPOSE_CONV, BATCH_MATMUL) and quantized pooling.
+extension FixedPoint {
+    /// Per-output-channel multipliers the way LiteRT's `PopulateConvolutionQuantizationParams`
+    /// computes them: `double(input_scale) * double(filter_scale[c]) / double(output_scale)`, then
+    /// `QuantizeMultiplier`. A per-tensor filter uses its one scale for every channel.
+    static func channelMultipliers(
+        inputScale: Float, filterScales: [Float], outputScale: Float, channels: Int
+    ) -> [Multiplier] {
+        (0..<channels).map { c in
+            let fs = filterScales.count == 1 ? filterScales[0] : filterScales[c]
+            let real = Double(inputScale) * Double(fs) / Double(outputScale)
+            return quantizeMultiplier(real)
+        }
+    }
+
+    /// `clamp(multiply(acc, m) + zeroPoint, lo, hi)`: the output stage of every 8-bit kernel.
+    @inline(__always)
+    static func requantize(_ acc: Int32, _ m: Multiplier, zeroPoint: Int32, lo: Int32, hi: Int32) -> Int32 {
+        min(max(multiply(acc, by: m) &+ zeroPoint, lo), hi)
+    }
+
+    /// LiteRT's rounding integer average (pooling): `(sum ± count/2) / count`, truncating, so halves
+    /// round away from zero.
+    @inline(__always)
+    static func roundingAverage(_ sum: Int32, count: Int32) -> Int32 {
+        sum > 0 ? (sum + count / 2) / count : (sum - count / 2) / count
+    }
+
+    /// LiteRT's `SymmetricQuantizeFloats` (hybrid kernels): per row, scale = max|x| / 127 and
+    /// `q = round(x * 127 / max|x|)` clamped to ±127. Returns the scale (1 for an all-zero row, as LiteRT).
+    @discardableResult
+    static func symmetricQuantize(_ x: UnsafePointer<Float>, count: Int, into q: UnsafeMutablePointer<Int8>) -> Float {
+        var lo: Float = 0, hi: Float = 0
+        if count > 0 {
+            lo = x[0]
+            hi = x[0]
+            for i in 1..<count {
+                lo = Swift.min(lo, x[i])
+                hi = Swift.max(hi, x[i])
+            }
+        }
+        let range = Swift.max(abs(lo), abs(hi))
+        if range == 0 {
+            q.update(repeating: 0, count: count)
+            return 1
+        }
+        let scaleInv = Float(127) / range
+        for i in 0..<count {
+            let v = (x[i] * scaleInv).rounded(.toNearestOrAwayFromZero)
+            q[i] = Int8(Swift.min(Swift.max(v, -127), 127))
+        }
+        return range / 127
+    }
+
+    /// LiteRT's `AsymmetricQuantizeFloats` (hybrid kernels with asymmetric inputs): int8 over the
+    /// row's [min(0,lo), max(0,hi)]; returns (scale, offset) with offset the int8 zero point
+    /// ((1, 0) for a constant-zero row).
+    static func asymmetricQuantize(
+        _ x: UnsafePointer<Float>, count: Int, into q: UnsafeMutablePointer<Int8>
+    ) -> (scale: Float, offset: Int32) {
+        var lo: Float = 0, hi: Float = 0
+        if count > 0 {
+            lo = x[0]
+            hi = x[0]
+            for i in 1..<count {
+                lo = Swift.min(lo, x[i])
+                hi = Swift.max(hi, x[i])
+            }
+        }
+        let qmin: Double = -128, qmax: Double = 127
+        let rmin = Double(Swift.min(lo, 0)), rmax = Double(Swift.max(hi, 0))
+        if rmin == rmax {
+            q.update(repeating: 0, count: count)
+            return (1, 0)
+        }
+        let scale = (rmax - rmin) / (qmax - qmin)
+        let zeroMin = qmin - rmin / scale, zeroMax = qmax - rmax / scale
+        let errMin = abs(qmin) + abs(rmin / scale), errMax = abs(qmax) + abs(rmax / scale)
+        let zeroDouble = errMin < errMax ? zeroMin : zeroMax
+        var offset: Int32
+        if zeroDouble <= qmin {
+            offset = Int32(qmin)
+        } else if zeroDouble >= qmax {
+            offset = Int32(qmax)
+        } else {
+            offset = Int32(zeroDouble.rounded(.toNearestOrAwayFromZero))
+        }
+        // As LiteRT: the scale is stored as float, inverted in float, and the offset is added before rounding.
+        let scaleFloat = Float(scale)
+        let scaleInv = 1 / scaleFloat
+        let offsetFloat = Float(offset)
+        for i in 0..<count {
+            let v = (offsetFloat + x[i] * scaleInv).rounded(.toNearestOrAwayFromZero)
+            q[i] = Int8(Swift.min(Swift.max(v, -128), 127))
+        }
+        return (scaleFloat, offset)
+    }
+}
+
+/// Integer dot products for the quantized kernels (vectorized by the compiler).
+enum QuantizedDot {
+    @inline(__always)
+    static func dot(_ a: UnsafePointer<Int16>, _ b: UnsafePointer<Int16>, _ n: Int) -> Int32 {
+        var s: Int32 = 0
+        for i in 0..<n { s &+= Int32(a[i]) &* Int32(b[i]) }
+        return s
+    }
+
+    @inline(__always)
+    static func dot64(_ a: UnsafePointer<Int16>, _ b: UnsafePointer<Int16>, _ n: Int) -> Int64 {
+        var s: Int64 = 0
+        for i in 0..<n { s &+= Int64(Int32(a[i]) &* Int32(b[i])) }
+        return s
+    }
+
+    @inline(__always)
+    static func dot(_ a: UnsafePointer<Int8>, _ b: UnsafePointer<Int8>, _ n: Int) -> Int32 {
+        var s: Int32 = 0
+        for i in 0..<n { s &+= Int32(a[i]) &* Int32(b[i]) }
+        return s
+    }
+}
