@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .library(name: "TFLiteRuntime", targets: ["TFLiteRuntime"]),
+        .library(name: "OpenMLKit", targets: ["OpenMLKit"]),
         .executable(name: "mlkit", targets: ["mlkit"]),
     ],
     dependencies: [
@@ -20,6 +21,10 @@ let package = Package(
             name: "TFLiteRuntime",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        .target(
+            name: "OpenMLKit",
+            dependencies: ["TFLiteRuntime"]
+        ),
         .executableTarget(
             name: "mlkit",
             dependencies: [
@@ -33,6 +38,10 @@ let package = Package(
             dependencies: ["TFLiteRuntime"],
             resources: [.copy("Fixtures")],
             swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .testTarget(
+            name: "OpenMLKitTests",
+            dependencies: ["OpenMLKit", "TFLiteRuntime"]
         ),
         .testTarget(
             name: "mlkitTests",
