@@ -14,7 +14,7 @@ enum OpRegistry {
         return table
     }()
 
-    static let customs: [String: KernelFactory] = customKernels
+    static let customs: [String: KernelFactory] = customKernels.merging(detectionCustomKernels) { first, _ in first }
 
     static func factory(for code: OperatorCode) -> KernelFactory? {
         if code.builtin == .custom {

@@ -1,0 +1,125 @@
+/// `TFLite_Detection_PostProcess`: decodes SSD box encodings against anchors and runs non-max
+/// suppression, writing boxes [1, M, 4] (ymin, xmin, ymax, xmax), classes [1, M], scores [1, M] and
+/// the detection count [1], all float32, with M = max_detections × max_classes_per_detection.
+///
+/// Inputs are box encodings [1, N, ≥4], class scores [1, N, C or C+1 with background] and anchors
+/// [N, 4], float32 or uint8 (int8 is accepted too and dequantized the same way).
+final class DetectionPostProcessKernel: OpKernel {
+    let options: DetectionOptions
+
+    init(_ node: Node) throws {
+        do {
+            options = try DetectionOptions(flexBuffer: node.customOptions, what: "node \(node.index) custom options")
+        } catch let e as FlexBufferError {
+            throw node.error("cannot read options: \(e)")
+        }
+        let o = options
+        guard o.maxDetections >= 0 else { throw node.error("max_detections \(o.maxDetections) is negative") }
+        guard o.maxClassesPerDetection > 0 else {
+            throw node.error("max_classes_per_detection must be positive, is \(o.maxClassesPerDetection)")
+        }
+        guard o.numClasses > 0 else { throw node.error("num_classes must be positive, is \(o.numClasses)") }
+        guard o.iouThreshold > 0, o.iouThreshold <= 1 else {
+            throw node.error("nms_iou_threshold \(o.iouThreshold) must be in (0, 1]")
+        }
+        if o.useRegularNMS {
+            guard min(o.detectionsPerClass, o.maxDetections) > 0 || o.maxDetections == 0 else {
+                throw node.error("detections_per_class must be positive, is \(o.detectionsPerClass)")
+            }
+        }
+    }
+
+    private var slotCount: Int {
+        let (m, overflow) = options.maxDetections.multipliedReportingOverflow(by: options.maxClassesPerDetection)
+        return overflow ? -1 : m
+    }
+
+    func prepare(_ node: Node) throws {
+        try node.expect(inputs: 3, outputs: 4)
+        let boxes = try node.input(0), scores = try node.input(1), anchors = try node.input(2)
+        guard boxes.rank == 3 else { throw node.error("box encodings must have rank 3, have shape \(boxes.shape)") }
+        guard scores.rank == 3 else { throw node.error("class predictions must have rank 3, have shape \(scores.shape)") }
+        guard anchors.rank == 2 else { throw node.error("anchors must have rank 2, have shape \(anchors.shape)") }
+        let m = slotCount
+        guard m >= 0, m <= Model.maxTensorBytes / 16 else { throw node.error("max_detections × max_classes_per_detection is too large") }
+        try node.setOutput(0, type: .float32, shape: [1, m, 4])
+        try node.setOutput(1, type: .float32, shape: [1, m])
+        try node.setOutput(2, type: .float32, shape: [1, m])
+        try node.setOutput(3, type: .float32, shape: [1])
+    }
+
+    /// Values of a float or 8-bit quantized tensor as floats, `(q - zero_point) * scale` in float.
+    private func dequantized(_ t: RuntimeTensor, role: String, _ node: Node) throws -> [Float] {
+        switch t.type {
+        case .float32:
+            return Array(t.floats)
+        case .uint8:
+            let zp = Float(t.zeroPoint), s = t.scale
+            return t.buffer(UInt8.self).map { (Float($0) - zp) * s }
+        case .int8:
+            let zp = Float(t.zeroPoint), s = t.scale
+            return t.buffer(Int8.self).map { (Float($0) - zp) * s }
+        default:
+            throw node.error("\(role) has type \(t.type.name); supported: float32, uint8, int8")
+        }
+    }
+
+    func eval(_ node: Node) throws {
+        let boxesT = try node.input(0), scoresT = try node.input(1), anchorsT = try node.input(2)
+        let o = options
+        guard boxesT.dim(0) == 1 else { throw node.error("box encodings batch must be 1, is \(boxesT.dim(0))") }
+        let n = boxesT.dim(1), stride = boxesT.dim(2)
+        guard stride >= 4 else { throw node.error("box encodings need at least 4 values per box, have \(stride)") }
+        guard anchorsT.dim(0) >= n, anchorsT.dim(1) == 4 else {
+            throw node.error("anchors shape \(anchorsT.shape) does not match \(n) boxes")
+        }
+        if boxesT.type != .float32 {
+            guard anchorsT.type == boxesT.type else {
+                throw node.error("anchors must be \(boxesT.type.name) like the quantized box encodings, are \(anchorsT.type.name)")
+            }
+        } else {
+            try node.expect(anchorsT, type: .float32, role: "anchors")
+        }
+        guard scoresT.dim(0) == 1, scoresT.dim(1) == n else {
+            throw node.error("class predictions shape \(scoresT.shape) does not match \(n) boxes")
+        }
+        let classesWithBackground = scoresT.dim(2)
+        guard classesWithBackground - o.numClasses <= 1, classesWithBackground >= o.numClasses else {
+            throw node.error("class predictions have \(classesWithBackground) classes for num_classes \(o.numClasses)")
+        }
+        let encodings = try dequantized(boxesT, role: "box encodings", node)
+        let anchors = try dequantized(anchorsT, role: "anchors", node)
+        let scores = try dequantized(scoresT, role: "class predictions", node)
+        guard encodings.count == n * stride, anchors.count >= n * 4, scores.count == n * classesWithBackground else {
+            throw node.error("input tensors have no data")
+        }
+        let decoded = encodings.withUnsafeBufferPointer { e in
+            anchors.withUnsafeBufferPointer { a in
+                DetectionPostProcess.decode(encodings: e, stride: stride, anchors: a, count: n, options: o)
+            }
+        }
+        let result: DetectionPostProcess.Detections
+        do {
+            try DetectionPostProcess.validate(decoded)
+            result = try scores.withUnsafeBufferPointer { s in
+                o.useRegularNMS
+                    ? try DetectionPostProcess.regularNMS(
+                        scores: s, classesWithBackground: classesWithBackground, boxes: decoded, options: o)
+                    : try DetectionPostProcess.fastNMS(
+                        scores: s, classesWithBackground: classesWithBackground, boxes: decoded, options: o)
+            }
+        } catch let f as DetectionPostProcess.Failure {
+            throw node.error(f.message)
+        }
+        try write(result.boxes, to: node.output(0), node)
+        try write(result.classes, to: node.output(1), node)
+        try write(result.scores, to: node.output(2), node)
+        try write([Float(result.count)], to: node.output(3), node)
+    }
+
+    private func write(_ values: [Float], to t: RuntimeTensor, _ node: Node) throws {
+        let out = t.floats
+        guard out.count >= values.count else { throw node.error("output tensor \(t.index) is too small") }
+        for (i, v) in values.enumerated() { out[i] = v }
+    }
+}
