@@ -16,10 +16,40 @@ extension FixedPoint {
         }
     }
 
+    /// How a LiteRT kernel rounds `acc × multiplier × 2^(shift − 31)` in its output stage.
+    enum GemmRounding {
+        /// Reference kernels, DEPTHWISE_CONV_2D, pooling: `MultiplyByQuantizedMultiplier`, gemmlowp's
+        /// double rounding with both roundings' ties away from zero.
+        case reference
+        /// LiteRT's optimized CONV_2D / FULLY_CONNECTED, whose output stage runs in `cpu_backend_gemm`
+        /// (ruy's x86 kernels and the NEON custom GEMV): saturating rounding doubling high multiply,
+        /// then a rounding right shift whose ties go toward +∞ (NEON `vrshl` semantics) instead of away
+        /// from zero. Measured against LiteRT on x86 (mobilenet_v2 uint8 differs in ~0.2% of values
+        /// otherwise); ruy's documented single-rounding formula does not match LiteRT's output.
+        case gemm
+    }
+
+    /// `x × m × 2^(shift − 31)` rounded as `rounding` says.
+    @inline(__always)
+    static func multiply(_ x: Int32, by m: Multiplier, rounding: GemmRounding) -> Int32 {
+        switch rounding {
+        case .reference:
+            return multiply(x, by: m)
+        case .gemm:
+            let left = m.shift > 0 ? m.shift : 0
+            let right = m.shift > 0 ? 0 : -m.shift
+            let high = saturatingRoundingDoublingHighMul(x &<< Int32(left), m.multiplier)
+            if right == 0 { return high }
+            return Int32(truncatingIfNeeded: (Int64(high) + (Int64(1) << (right - 1))) >> Int64(right))
+        }
+    }
+
     /// `clamp(multiply(acc, m) + zeroPoint, lo, hi)`: the output stage of every 8-bit kernel.
     @inline(__always)
-    static func requantize(_ acc: Int32, _ m: Multiplier, zeroPoint: Int32, lo: Int32, hi: Int32) -> Int32 {
-        min(max(multiply(acc, by: m) &+ zeroPoint, lo), hi)
+    static func requantize(
+        _ acc: Int32, _ m: Multiplier, zeroPoint: Int32, lo: Int32, hi: Int32, rounding: GemmRounding = .reference
+    ) -> Int32 {
+        min(max(multiply(acc, by: m, rounding: rounding) &+ zeroPoint, lo), hi)
     }
 
     /// LiteRT's rounding integer average (pooling): `(sum ± count/2) / count`, truncating, so halves

@@ -7,9 +7,13 @@
 /// Arithmetic, as LiteRT: `acc = Σ (x − zx)(w − zw) + bias` in int32 (int64 for 16x8), then
 /// `clamp(MultiplyByQuantizedMultiplier(acc, m[c]) + zy, act_min, act_max)` with `m[c]` from
 /// `double(sx) · double(sw[c]) / double(sy)`. Padding taps contribute nothing (LiteRT's im2col fills
-/// them with the input zero point, which is the same). LiteRT's optimized kernels (gemmlowp/ruy
-/// output pipeline, `DepthwiseConvGeneral`) and its reference kernels agree on these results on
-/// x86; the 3x3 depthwise kernel that rounds ties upward exists only on aarch64.
+/// them with the input zero point, which is the same).
+///
+/// Where LiteRT's optimized and reference kernels differ we follow the optimized ones (what LiteRT
+/// outputs): CONV_2D and FULLY_CONNECTED round the final shift's ties upward (`cpu_backend_gemm`,
+/// `FixedPoint.GemmRounding.gemm`), not away from zero as the reference kernels do; DEPTHWISE_CONV_2D
+/// (`DepthwiseConvGeneral`) uses the reference rounding on x86 (the 3x3 kernels exist only on aarch64).
+/// FULLY_CONNECTED 16x8 with int64 bias requantizes in double, as LiteRT's reference kernel it runs.
 ///
 /// Weights are widened (zero point removed) and packed once in `prepare` when constant.
 final class QuantizedConvolutionKernel: OpKernel {
@@ -46,6 +50,7 @@ final class QuantizedConvolutionKernel: OpKernel {
     private var realScales: [Double] = []
     private var doubleRequantize = false
     private var quantizedBiasType: Int8 = 0
+    private var rounding: FixedPoint.GemmRounding = .reference
     private var outputZeroPoint: Int32 = 0
     private var inputZeroPoint: Int32 = 0
     private var filterZeroPoint: Int32 = 0
@@ -199,6 +204,11 @@ final class QuantizedConvolutionKernel: OpKernel {
             }
         }
 
+        // LiteRT's optimized CONV_2D and FULLY_CONNECTED finish in cpu_backend_gemm, which rounds the final
+        // shift's ties upward (see `FixedPoint.GemmRounding`); DEPTHWISE_CONV_2D, grouped convolution and the
+        // 16x8 kernels are LiteRT's reference-style loops with `MultiplyByQuantizedMultiplier`.
+        rounding = .reference
+        if kind != .depthwise, !wide, !(kind == .conv && groups != 1) { rounding = .gemm }
         input16.reserve(max(1, input.elementCount), filling: 0)
         weights.reserve(max(1, filter.elementCount), filling: 0)
         weightsReady = false
@@ -239,7 +249,7 @@ final class QuantizedConvolutionKernel: OpKernel {
     private func finish(_ acc: Int32, _ c: Int) -> Int32 {
         FixedPoint.requantize(
             acc &+ Int32(truncatingIfNeeded: biases[c]), multipliers[c], zeroPoint: outputZeroPoint,
-            lo: activationMin, hi: activationMax)
+            lo: activationMin, hi: activationMax, rounding: rounding)
     }
 
     @inline(__always)
