@@ -7,6 +7,7 @@ import Foundation
 /// overflow: `y = exp((x - max) * beta) / sum`.
 final class SoftmaxKernel: OpKernel {
     let beta: Float
+    private var quantized = QuantizedSoftmax()
 
     init(_ node: Node) throws {
         try node.expect(inputs: 1, outputs: 1)
@@ -19,9 +20,10 @@ final class SoftmaxKernel: OpKernel {
         switch x.type {
         case .float32:
             break
-        case .uint8, .int8, .int16:
-            // Quantized softmax (exp lookup tables and fixed-point sums) gets its preparation here.
-            throw node.error("quantized \(x.type.name) input is not supported yet")
+        case .uint8, .int8:
+            quantized = try QuantizedSoftmax(node, beta: beta, input: x, output: try node.output(0))
+        case .int16:
+            throw node.error("quantized int16 input is not supported yet")
         default:
             throw node.error("input type \(x.type.name) is not supported; supported: FLOAT32")
         }
@@ -30,6 +32,11 @@ final class SoftmaxKernel: OpKernel {
 
     func eval(_ node: Node) throws {
         let xt = try node.input(0)
+        switch xt.type {
+        case .uint8: return try quantized.apply(node, UInt8.self, xt, try node.output(0))
+        case .int8: return try quantized.apply(node, Int8.self, xt, try node.output(0))
+        default: break
+        }
         let x = try node.elementwiseBuffer(xt, Float.self, role: "input")
         let y = try node.elementwiseBuffer(try node.output(0), Float.self, role: "output")
         guard x.count == y.count else { throw node.error("output is not sized like the input") }

@@ -11,6 +11,8 @@ final class UnaryKernel: OpKernel {
     let alpha: Float
     /// GELU: the tanh approximation instead of the exact erf form.
     let approximate: Bool
+    /// The quantized variants' value tables, built in `prepare`.
+    private var quantized = QuantizedUnaryTable()
 
     init(_ node: Node, _ op: UnaryOperator) throws {
         self.op = op
@@ -25,8 +27,10 @@ final class UnaryKernel: OpKernel {
         case let type where op.supportedTypes.contains(type):
             break
         case .uint8, .int8, .int16:
-            // Quantized variants (lookup tables, fixed-point) get their own preparation here.
-            throw node.error("quantized \(x.type.name) input is not supported yet")
+            let y = try node.output(0)
+            guard y.type == x.type else { throw node.error("output type \(y.type.name) differs from input \(x.type.name)") }
+            quantized = try QuantizedUnaryTable(
+                node, op: op, alpha: alpha, approximate: approximate, input: x, output: y)
         default:
             throw node.error(
                 "input type \(x.type.name) is not supported; supported: \(op.supportedTypes.map(\.name).joined(separator: ", "))"
@@ -47,6 +51,8 @@ final class UnaryKernel: OpKernel {
             try runInteger(node, Int32.self, x, y)
         case .int64:
             try runInteger(node, Int64.self, x, y)
+        case .uint8, .int8, .int16:
+            try quantized.apply(node, x, y)
         case let type:
             throw node.error("input type \(type.name) is not supported")
         }

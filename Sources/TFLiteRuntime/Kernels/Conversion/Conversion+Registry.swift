@@ -4,6 +4,7 @@ extension OpRegistry {
             .cast: { try CastKernel($0) },
             .dequantize: { try DequantizeKernel($0) },
             .densify: { try DensifyKernel($0) },
+            .quantize: { try QuantizeKernel($0) },
         ]
     }
 }

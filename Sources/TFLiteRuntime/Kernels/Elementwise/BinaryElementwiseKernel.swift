@@ -9,6 +9,8 @@ final class BinaryElementwiseKernel: OpKernel {
     let op: BinaryOperator
     let activation: FusedActivation
     private var plan: BroadcastPlan?
+    /// Integer parameters of the quantized (uint8/int8/int16) variants.
+    private var quantized = QuantizedBinaryParams()
 
     init(_ node: Node, _ op: BinaryOperator) throws {
         self.op = op
@@ -26,8 +28,7 @@ final class BinaryElementwiseKernel: OpKernel {
         case let type where op.supportedTypes.contains(type):
             break
         case .uint8, .int8, .int16:
-            // The quantized variants get their own preparation (rescaling multipliers) here.
-            throw node.error("quantized \(a.type.name) inputs are not supported yet")
+            try prepareQuantized(node, a, b)
         default:
             throw node.error(
                 "input type \(a.type.name) is not supported; supported: \(op.supportedTypes.map(\.name).joined(separator: ", "))"
@@ -49,6 +50,9 @@ final class BinaryElementwiseKernel: OpKernel {
         case .float32: try run(Float.self, node, plan)
         case .int32: try run(Int32.self, node, plan)
         case .int64: try run(Int64.self, node, plan)
+        case .uint8: try runQuantized(UInt8.self, node, plan)
+        case .int8: try runQuantized(Int8.self, node, plan)
+        case .int16: try runQuantized(Int16.self, node, plan)
         case let type: throw node.error("input type \(type.name) is not supported")
         }
     }
@@ -87,6 +91,65 @@ final class BinaryElementwiseKernel: OpKernel {
             plan.apply(FloorDivideFunctor<T>(), pa, pb, po, threads: threads, minimumPerThread: minimum)
         case .floorModulo:
             plan.apply(FloorModuloFunctor<T>(), pa, pb, po, threads: threads, minimumPerThread: minimum)
+        }
+    }
+
+    private func prepareQuantized(_ node: Node, _ a: RuntimeTensor, _ b: RuntimeTensor) throws {
+        let out = try node.output(0)
+        guard a.quantization != nil, b.quantization != nil, out.quantization != nil || op == .maximum || op == .minimum
+        else { throw node.error("quantized \(a.type.name) inputs need quantization parameters") }
+        switch op {
+        case .add, .subtract:
+            if a.type == .int16 {
+                guard a.zeroPoint == 0, b.zeroPoint == 0, out.zeroPoint == 0 else {
+                    throw node.error("int16 inputs and output need zero points of 0")
+                }
+                // The power-of-two int16 path (`pot_scale_int16`, field 1, default true) is LiteRT's
+                // LSTM special case; the converter writes false for 16x8 models.
+                let potField = 1
+                if try node.optionBool(potField, true) && isPowerOfTwo(a.scale) && isPowerOfTwo(b.scale)
+                    && isPowerOfTwo(out.scale)
+                {
+                    throw node.error("int16 power-of-two-scale ADD/SUB is not supported")
+                }
+            }
+            quantized = .addSub(a: a, b: b, out: out, activation: activation)
+        case .multiply:
+            quantized = .multiply(a: a, b: b, out: out, activation: activation)
+        case .maximum, .minimum:
+            break
+        default:
+            throw node.error("quantized \(a.type.name) inputs are not supported")
+        }
+    }
+
+    private func isPowerOfTwo(_ s: Float) -> Bool {
+        s > 0 && s.significandBitPattern == 0
+    }
+
+    private func runQuantized<T: QuantizedElement>(_: T.Type, _ node: Node, _ plan: BroadcastPlan) throws {
+        let a = try node.elementwiseBuffer(try node.input(0), T.self, role: "input 0")
+        let b = try node.elementwiseBuffer(try node.input(1), T.self, role: "input 1")
+        let out = try node.elementwiseBuffer(try node.output(0), T.self, role: "output")
+        guard out.count == plan.outputCount else { throw node.error("output is not sized for the broadcast shape") }
+        guard let pa = a.baseAddress, let pb = b.baseAddress, let po = out.baseAddress else { return }
+        let threads = node.threadCount
+        let minimum = 16384
+        switch op {
+        case .add, .subtract:
+            plan.apply(
+                QuantizedAddFunctor<T>(p: quantized, subtract: op == .subtract), UnsafePointer(pa), UnsafePointer(pb), po,
+                threads: threads, minimumPerThread: minimum)
+        case .multiply:
+            plan.apply(
+                QuantizedMultiplyFunctor<T>(p: quantized), UnsafePointer(pa), UnsafePointer(pb), po, threads: threads,
+                minimumPerThread: minimum)
+        case .maximum, .minimum:
+            plan.apply(
+                QuantizedMaxMinFunctor<T>(maximum: op == .maximum), UnsafePointer(pa), UnsafePointer(pb), po,
+                threads: threads, minimumPerThread: minimum)
+        default:
+            throw node.error("quantized \(T.tensorType.name) inputs are not supported")
         }
     }
 }

@@ -13,6 +13,9 @@ final class ReduceKernel: OpKernel {
     private var layout: ReductionLayout?
     /// 64-bit sums for integer MEAN, one per output element; sized in `prepare`.
     private var wideSums: [Int64] = []
+    /// Quantized MEAN/SUM: int32 sums per output and the requantization.
+    private var quantizedSums: [Int32] = []
+    private var quantized: QuantizedReduceParams?
 
     init(_ node: Node, _ operation: Operation) throws {
         self.operation = operation
@@ -27,8 +30,7 @@ final class ReduceKernel: OpKernel {
         case .float32, .int32, .int64:
             break
         case .uint8, .int8, .int16:
-            // Quantized MEAN/SUM (requantizing the sum) gets its own preparation here.
-            throw node.error("quantized \(x.type.name) input is not supported yet")
+            break
         default:
             throw node.error("input type \(x.type.name) is not supported; supported: FLOAT32, INT32, INT64")
         }
@@ -43,6 +45,14 @@ final class ReduceKernel: OpKernel {
         self.layout = layout
         if operation == .mean && x.type != .float32 && wideSums.count != layout.outputCount {
             wideSums = [Int64](repeating: 0, count: layout.outputCount)
+        }
+        if x.type.quantizedRange != nil, x.type != .int32, operation != .max {
+            quantized = try QuantizedReduceParams(
+                node, sum: operation == .sum, input: x, output: try node.output(0), axes: axes, keepDims: keepDims,
+                reducedCount: layout.reducedCount)
+            if quantizedSums.count != layout.outputCount {
+                quantizedSums = [Int32](repeating: 0, count: layout.outputCount)
+            }
         }
         try node.setOutput(0, type: x.type, shape: layout.outputShape)
     }
@@ -66,6 +76,9 @@ final class ReduceKernel: OpKernel {
         case (.float32, _): try fold(Float.self, node, layout)
         case (.int32, _): try fold(Int32.self, node, layout)
         case (.int64, _): try fold(Int64.self, node, layout)
+        case (.uint8, _): try reduceQuantized(UInt8.self, node, layout)
+        case (.int8, _): try reduceQuantized(Int8.self, node, layout)
+        case (.int16, _): try reduceQuantized(Int16.self, node, layout)
         default: throw node.error("input type \(type.name) is not supported")
         }
     }
@@ -118,6 +131,25 @@ final class ReduceKernel: OpKernel {
             layout.fold(WideSumReducer<T>(), UnsafePointer(x.baseAddress), sums, threads: node.threadCount)
             // Int64 division truncates toward zero, as LiteRT's does.
             for i in y.indices { y[i] = T(truncatingIfNeeded: sums[i] / count) }
+        }
+    }
+
+    private func reduceQuantized<T: QuantizedElement>(_: T.Type, _ node: Node, _ layout: ReductionLayout) throws {
+        guard let (x, y) = try buffers(T.self, node, layout) else { return }
+        if operation == .max {
+            layout.fold(QuantizedMaxReducer<T>(), UnsafePointer(x.baseAddress), y, threads: node.threadCount)
+            return
+        }
+        guard let quantized, quantizedSums.count == layout.outputCount else { throw node.error("eval before prepare") }
+        guard layout.inputCount > 0 else {
+            // LiteRT leaves zeros (its NaN fill, for integers) when there is nothing to reduce.
+            y.initialize(repeating: 0)
+            return
+        }
+        let qmin = Int32(T.min), qmax = Int32(T.max)
+        quantizedSums.withUnsafeMutableBufferPointer { sums in
+            layout.fold(QuantizedSumReducer<T>(), UnsafePointer(x.baseAddress), sums, threads: node.threadCount)
+            for i in 0..<y.count { y[i] = T(truncatingIfNeeded: quantized.output(sums[i], qmin: qmin, qmax: qmax)) }
         }
     }
 }

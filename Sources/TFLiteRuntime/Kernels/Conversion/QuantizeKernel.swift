@@ -1,0 +1,120 @@
+import Foundation
+
+/// QUANTIZE: float32 → uint8/int8/int16 per tensor, and requantization between uint8, int8 and
+/// int16 scales, with LiteRT's arithmetic.
+///
+/// - float → uint8/int8 follows LiteRT's optimized `AffineQuantize`: `round(x / Double(scale))`
+///   (a double division, ties away from zero) plus the zero point, clamped.
+/// - float → int16 follows the reference template LiteRT uses for int16: a float division.
+/// - integer → integer: `MultiplyByQuantizedMultiplier(q − zp_in, s_in / s_out) + zp_out`, clamped
+///   (`Requantize`; its ±128 XOR fast path gives the same bytes). 8-bit inputs go through a
+///   256-entry table built in `prepare`.
+final class QuantizeKernel: OpKernel {
+    private var table = [UInt8]()
+    private var multiplier = FixedPoint.Multiplier(multiplier: 0, shift: 0)
+
+    init(_ node: Node) throws { try node.expect(inputs: 1, outputs: 1) }
+
+    func prepare(_ node: Node) throws {
+        let x = try node.input(0), y = try node.output(0)
+        try node.expect(x, type: .float32, .uint8, .int8, .int16, role: "input")
+        try node.expect(y, type: .uint8, .int8, .int16, role: "output")
+        guard let q = y.quantization, q.scales.count == 1, q.zeroPoints.count >= 1 else {
+            throw node.error("output needs one scale and zero point (per-channel QUANTIZE is not supported)")
+        }
+        guard y.scale > 0, y.scale.isFinite else { throw node.error("output scale \(y.scale) is not positive") }
+        if let r = y.type.quantizedRange, y.zeroPoint < r.min || y.zeroPoint > r.max {
+            throw node.error("output zero point \(y.zeroPoint) is outside \(y.type.name)")
+        }
+        if x.type != .float32 {
+            guard x.quantization != nil, x.scale > 0 else { throw node.error("input needs a positive scale") }
+            multiplier = FixedPoint.quantizeMultiplier(Double(x.scale) / Double(y.scale))
+            let m = multiplier, zin = Int32(x.zeroPoint), zout = Int32(y.zeroPoint)
+            switch (x.type, y.type) {
+            case (.uint8, .uint8): table = FixedPoint.integerTable8(UInt8.self) { FixedPoint.multiply($0 - zin, by: m) &+ zout }
+            case (.uint8, .int8): table = QuantizeKernel.crossTable(UInt8.self, Int8.self, m, zin, zout)
+            case (.int8, .int8): table = FixedPoint.integerTable8(Int8.self) { FixedPoint.multiply($0 - zin, by: m) &+ zout }
+            case (.int8, .uint8): table = QuantizeKernel.crossTable(Int8.self, UInt8.self, m, zin, zout)
+            case (.int16, .int16), (.int16, .int8), (.int8, .int16): table = []
+            default: throw node.error("requantizing \(x.type.name) to \(y.type.name) is not supported")
+            }
+        }
+        try node.setOutput(0, type: y.type, shape: x.shape)
+    }
+
+    /// A table from input bytes of `In` to output bytes of `Out`.
+    private static func crossTable<In: QuantizedElement, Out: QuantizedElement>(
+        _: In.Type, _: Out.Type, _ m: FixedPoint.Multiplier, _ zin: Int32, _ zout: Int32
+    ) -> [UInt8] {
+        var table = [UInt8](repeating: 0, count: 256)
+        for v in Int32(In.min)...Int32(In.max) {
+            let r = FixedPoint.multiply(v - zin, by: m) &+ zout
+            table[Int(UInt8(truncatingIfNeeded: v))] = UInt8(
+                truncatingIfNeeded: min(Int32(Out.max), max(Int32(Out.min), r)))
+        }
+        return table
+    }
+
+    func eval(_ node: Node) throws {
+        let x = try node.input(0), y = try node.output(0)
+        let count = x.elementCount
+        guard y.elementCount == count else { throw node.error("output is not sized like the input") }
+        switch (x.type, y.type) {
+        case (.float32, .uint8): try quantizeFloat(node, x, y, UInt8.self)
+        case (.float32, .int8): try quantizeFloat(node, x, y, Int8.self)
+        case (.float32, .int16): try quantizeFloat(node, x, y, Int16.self)
+        case (.int8, .int16): try requantize(node, x, y, Int8.self, Int16.self)
+        case (.uint8, _), (.int8, _):
+            let input = try node.elementwiseBuffer(x, UInt8.self, role: "input")
+            let out = try node.elementwiseBuffer(y, UInt8.self, role: "output")
+            guard table.count == 256 else { throw node.error("eval before prepare") }
+            table.withUnsafeBufferPointer { t in
+                for i in 0..<count { out[i] = t[Int(input[i])] }
+            }
+        case (.int16, .int16): try requantize(node, x, y, Int16.self, Int16.self)
+        case (.int16, .int8): try requantize(node, x, y, Int16.self, Int8.self)
+        default: throw node.error("quantizing \(x.type.name) to \(y.type.name) is not supported")
+        }
+    }
+
+    private func requantize<In: QuantizedElement, Out: QuantizedElement>(
+        _ node: Node, _ x: RuntimeTensor, _ y: RuntimeTensor, _: In.Type, _: Out.Type
+    ) throws {
+        let input = try node.elementwiseBuffer(x, In.self, role: "input")
+        let output = try node.elementwiseBuffer(y, Out.self, role: "output")
+        let m = multiplier, zin = Int32(x.zeroPoint), zout = Int32(y.zeroPoint)
+        let lo = Int32(Out.min), hi = Int32(Out.max)
+        for i in 0..<input.count {
+            let r = FixedPoint.multiply(Int32(input[i]) - zin, by: m) &+ zout
+            output[i] = Out(truncatingIfNeeded: min(hi, max(lo, r)))
+        }
+    }
+
+    private func quantizeFloat<T: QuantizedElement>(_ node: Node, _ x: RuntimeTensor, _ y: RuntimeTensor, _: T.Type)
+        throws
+    {
+        let input = try node.elementwiseBuffer(x, Float.self, role: "input")
+        let output = try node.elementwiseBuffer(y, T.self, role: "output")
+        let zp = Int32(y.zeroPoint), scale = y.scale
+        let lo = Int32(T.min), hi = Int32(T.max)
+        if T.self == Int16.self {
+            for i in 0..<input.count {
+                output[i] = T(truncatingIfNeeded: QuantizeKernel.clampRound(Double(input[i] / scale), zp, lo, hi))
+            }
+        } else {
+            let s = Double(scale)
+            for i in 0..<input.count {
+                output[i] = T(truncatingIfNeeded: QuantizeKernel.clampRound(Double(input[i]) / s, zp, lo, hi))
+            }
+        }
+    }
+
+    /// `static_cast<int32_t>(round(v)) + zp`, clamped to [lo, hi]; values beyond int32 (undefined
+    /// in C++, saturating on x86's conversion of NaN/huge to INT_MIN) are clamped here.
+    @inline(__always)
+    static func clampRound(_ v: Double, _ zp: Int32, _ lo: Int32, _ hi: Int32) -> Int32 {
+        let r = v.rounded(.toNearestOrAwayFromZero)
+        let q: Int32 = r.isNaN || r >= 2_147_483_648 || r < -2_147_483_648 ? Int32.min : Int32(r)
+        return min(hi, max(lo, q &+ zp))
+    }
+}
