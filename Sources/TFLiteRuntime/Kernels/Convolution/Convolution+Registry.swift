@@ -1,13 +1,18 @@
 extension OpRegistry {
     static var convolutionKernels: [BuiltinOperator: KernelFactory] {
         [
-            .conv2D: { node in try quantizedInput(node) ? QuantizedConvolutionKernel(node, kind: .conv) as OpKernel : Conv2DKernel(node) },
+            .conv2D: { node in
+                if HybridConvolutionKernel.isHybrid(node) { return try HybridConvolutionKernel(node, kind: .conv) }
+                return try quantizedInput(node) ? QuantizedConvolutionKernel(node, kind: .conv) as OpKernel : Conv2DKernel(node)
+            },
             .depthwiseConv2D: { node in
-                try quantizedInput(node)
+                if HybridConvolutionKernel.isHybrid(node) { return try HybridConvolutionKernel(node, kind: .depthwise) }
+                return try quantizedInput(node)
                     ? QuantizedConvolutionKernel(node, kind: .depthwise) as OpKernel : DepthwiseConv2DKernel(node)
             },
             .fullyConnected: { node in
-                try quantizedInput(node)
+                if HybridConvolutionKernel.isHybrid(node) { return try HybridConvolutionKernel(node, kind: .fullyConnected) }
+                return try quantizedInput(node)
                     ? QuantizedConvolutionKernel(node, kind: .fullyConnected) as OpKernel : FullyConnectedKernel(node)
             },
             .transposeConv: { try TransposeConvKernel($0, variant: .builtin) },

@@ -1,0 +1,282 @@
+/// Dynamic-range ("hybrid") CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED: float input and output,
+/// constant int8 weights with symmetric per-tensor or per-channel scales. Follows LiteRT:
+///
+/// - FULLY_CONNECTED quantizes each input row to int8, symmetrically (`SymmetricQuantizeFloats`:
+///   scale = max|x| / 127) or, with `asymmetric_quantize_inputs`, asymmetrically; accumulates
+///   `Σ w · (q − zp)` in int32 and adds `acc · (row_scale · weight_scale[c])` to the float bias.
+/// - CONV_2D quantizes each image (batch item) as a whole: symmetrically when all weight scales are
+///   equal (`EvalHybrid`, scale = image_scale · weight_scale), asymmetrically when they differ
+///   (`EvalHybridPerChannel`, scale = weight_scale[c] · image_scale); output `acc · scale + bias`.
+/// - DEPTHWISE_CONV_2D always quantizes each image asymmetrically (`EvalHybridPerChannel`); it does
+///   not dequantize the weights. Output `acc · (weight_scale[c] · image_scale) + bias`.
+///
+/// Padding taps contribute nothing (LiteRT's im2col pads with the image's zero point and subtracts
+/// the weight row sums times the zero point, which amounts to the same). Then the fused activation.
+final class HybridConvolutionKernel: OpKernel {
+    private let kind: QuantizedConvolutionKernel.Kind
+    private var padding: PaddingScheme = .same
+    private var strideHeight = 1
+    private var strideWidth = 1
+    private var dilationHeight = 1
+    private var dilationWidth = 1
+    private let activation: FusedActivation
+    private var keepNumDims = false
+    private var asymmetricInputs = false
+
+    private var geometry: WindowGeometry?
+    private var channels = 0
+    private var groups = 1
+    private var depthMultiplier = 1
+    private var batches = 0
+    /// Elements quantized together (one FC row, or one image).
+    private var batchSize = 0
+    private var depth = 0
+    private var perChannel = false
+
+    private let weights = ScratchBuffer<Int16>(0)
+    private var weightScales: [Float] = []
+    private var bias: [Float] = []
+    private let quantized = ScratchBuffer<Int8>(0)
+    private let input16 = ScratchBuffer<Int16>(0)
+    private let batchScales = ScratchBuffer<Float>(0)
+
+    init(_ node: Node, kind: QuantizedConvolutionKernel.Kind) throws {
+        self.kind = kind
+        try node.expect(inputs: 2, 3, outputs: 1)
+        switch kind {
+        case .conv:
+            padding = try PaddingScheme(node: node, field: 0)
+            strideWidth = Int(try node.option(1))
+            strideHeight = Int(try node.option(2))
+            activation = try FusedActivation(node: node, field: 3)
+            dilationWidth = Int(try node.option(4, 1))
+            dilationHeight = Int(try node.option(5, 1))
+        case .depthwise:
+            padding = try PaddingScheme(node: node, field: 0)
+            strideWidth = Int(try node.option(1))
+            strideHeight = Int(try node.option(2))
+            activation = try FusedActivation(node: node, field: 4)
+            dilationWidth = Int(try node.option(5, 1))
+            dilationHeight = Int(try node.option(6, 1))
+        case .fullyConnected:
+            activation = try FusedActivation(node: node, field: 0)
+            let format = try node.optionByte(1)
+            guard format == 0 else { throw node.error("weights format \(format) is not supported") }
+            keepNumDims = try node.optionBool(2)
+            asymmetricInputs = try node.optionBool(3)
+        }
+    }
+
+    /// Whether the node is a hybrid one: float input with int8 weights.
+    static func isHybrid(_ node: Node) -> Bool {
+        guard let x = node.optionalInput(0), let w = node.optionalInput(1) else { return false }
+        return x.type == .float32 && w.type == .int8
+    }
+
+    func prepare(_ node: Node) throws {
+        let input = try node.input(0), filter = try node.input(1)
+        try node.expect(input, type: .float32, role: "input")
+        try node.expect(filter, type: .int8, role: "filter")
+        guard QuantizedOperand.isReadableConstant(filter) else {
+            throw node.error("hybrid kernels need constant int8 weights")
+        }
+        try FloatOperand.checkExtent(input.shape, node: node, role: "input")
+        try FloatOperand.checkExtent(filter.shape, node: node, role: "filter")
+        switch kind {
+        case .conv, .depthwise:
+            guard filter.rank == 4, input.rank == 4 else {
+                throw node.error("input \(input.shape) and filter \(filter.shape) must have rank 4")
+            }
+            let inputChannels = input.dim(3)
+            if kind == .conv {
+                channels = filter.dim(0)
+                let groupChannels = filter.dim(3)
+                guard groupChannels > 0, inputChannels % groupChannels == 0 else {
+                    throw node.error("input has \(inputChannels) channels, not a multiple of the filter's \(groupChannels)")
+                }
+                groups = inputChannels / groupChannels
+                guard groups > 0, channels % groups == 0 else {
+                    throw node.error("\(channels) output channels cannot be split into \(groups) groups")
+                }
+            } else {
+                guard filter.dim(0) == 1 else { throw node.error("filter must have shape [1, KH, KW, C*M], has \(filter.shape)") }
+                channels = filter.dim(3)
+                guard inputChannels > 0, channels % inputChannels == 0 else {
+                    throw node.error("filter has \(channels) channels, not a multiple of the input's \(inputChannels)")
+                }
+                depthMultiplier = channels / inputChannels
+            }
+            let g = try WindowGeometry(
+                node: node, inputShape: input.shape, filterHeight: filter.dim(1), filterWidth: filter.dim(2),
+                strideHeight: strideHeight, strideWidth: strideWidth, dilationHeight: dilationHeight,
+                dilationWidth: dilationWidth, padding: padding)
+            geometry = g
+            batches = g.batch
+            batchSize = g.inputHeight * g.inputWidth * g.inputChannels
+            try node.setOutput(0, type: .float32, shape: [g.batch, g.outputHeight, g.outputWidth, channels])
+        case .fullyConnected:
+            guard filter.rank == 2 else { throw node.error("weights must have rank 2, has shape \(filter.shape)") }
+            channels = filter.dim(0)
+            depth = filter.dim(1)
+            guard depth > 0, input.elementCount % depth == 0 else {
+                throw node.error("input \(input.shape) does not split into rows of \(depth)")
+            }
+            batches = input.elementCount / depth
+            batchSize = depth
+            if keepNumDims {
+                guard input.shape.last == depth else {
+                    throw node.error("keep_num_dims needs the input's last dimension to be \(depth), input is \(input.shape)")
+                }
+                try node.setOutput(0, type: .float32, shape: input.shape.dropLast() + [channels])
+            } else {
+                try node.setOutput(0, type: .float32, shape: [batches, channels])
+            }
+        }
+        let scales = try QuantizedOperand.scales(filter, node: node, role: "filter")
+        guard scales.count == 1 || scales.count == channels else {
+            throw node.error("filter has \(scales.count) scales for \(channels) output channels")
+        }
+        weightScales = scales
+        switch kind {
+        case .conv: perChannel = scales.contains { $0 != scales[0] }
+        case .depthwise: perChannel = true
+        case .fullyConnected: perChannel = scales.count > 1
+        }
+        if let b = node.optionalInput(2) {
+            try node.expect(b, type: .float32, role: "bias")
+            guard b.elementCount == channels else {
+                throw node.error("bias has \(b.elementCount) values for \(channels) output channels")
+            }
+            if FloatOperand.isReadableConstant(b) { bias = Array(try FloatOperand.read(b, node: node, role: "bias").prefix(channels)) }
+        } else {
+            bias = [Float](repeating: 0, count: channels)
+        }
+        weights.reserve(max(1, filter.elementCount), filling: 0)
+        QuantizedOperand.widen(filter, zeroPoint: 0, into: weights.pointer)
+        quantized.reserve(max(1, input.elementCount), filling: 0)
+        input16.reserve(max(1, input.elementCount), filling: 0)
+        batchScales.reserve(max(1, batches), filling: 0)
+    }
+
+    @inline(__always)
+    private func scale(_ c: Int, _ batchScale: Float) -> Float {
+        // LiteRT's per-channel scale is weight_scale[c] · input_scale; per-tensor FC / conv fold the weight
+        // scale into the input scale first. Both are one float product.
+        weightScales[weightScales.count == 1 ? 0 : c] * batchScale
+    }
+
+    func eval(_ node: Node) throws {
+        let input = try node.input(0), output = try node.output(0)
+        let x = UnsafePointer(try FloatOperand.base(input, node: node, role: "input"))
+        let y = try FloatOperand.base(output, node: node, role: "output")
+        if let b = node.optionalInput(2), !b.isConstant {
+            bias = Array(try FloatOperand.read(b, node: node, role: "bias").prefix(channels))
+        }
+        guard output.elementCount > 0 else { return }
+        let symmetric = kind == .fullyConnected ? !asymmetricInputs : (kind == .conv && !perChannel)
+        let q = quantized.pointer, x16 = input16.pointer, scales = batchScales.pointer
+        for b in 0..<batches {
+            let base = b * batchSize
+            var zero: Int32 = 0
+            if symmetric {
+                scales[b] = FixedPoint.symmetricQuantize(x + base, count: batchSize, into: q + base)
+            } else {
+                let r = FixedPoint.asymmetricQuantize(x + base, count: batchSize, into: q + base)
+                scales[b] = r.scale
+                zero = r.offset
+            }
+            for i in base..<(base + batchSize) { x16[i] = Int16(Int32(q[i]) - zero) }
+        }
+        switch kind {
+        case .fullyConnected: runFullyConnected(node, y)
+        case .conv: runConv(node, y)
+        case .depthwise: runDepthwise(node, y)
+        }
+    }
+
+    private func runFullyConnected(_ node: Node, _ y: UnsafeMutablePointer<Float>) {
+        let x = UnsafePointer(input16.pointer), w = UnsafePointer(weights.pointer)
+        let scales = UnsafePointer(batchScales.pointer)
+        let channels = self.channels, depth = self.depth, activation = self.activation
+        parallelFor(batches, threads: node.threadCount, minimumPerThread: max(1, 65_536 / max(1, channels * depth))) { range in
+            for r in range {
+                let xr = x + r * depth, out = y + r * channels
+                let rowScale = scales[r]
+                for c in 0..<channels {
+                    let acc = QuantizedDot.dot(xr, w + c * depth, depth)
+                    out[c] = activation.apply(bias[c] + Float(acc) * scale(c, rowScale))
+                }
+            }
+        }
+    }
+
+    private func runConv(_ node: Node, _ y: UnsafeMutablePointer<Float>) {
+        guard let g = geometry else { return }
+        let x = UnsafePointer(input16.pointer), w = UnsafePointer(weights.pointer)
+        let scales = UnsafePointer(batchScales.pointer)
+        let channels = self.channels, groupChannels = g.inputChannels / groups
+        let perGroup = channels / groups, taps = g.taps
+        let (lower, upper) = activation.floatRange
+        let pixelsPerImage = g.outputHeight * g.outputWidth
+        parallelFor(g.outputPixels, threads: node.threadCount, minimumPerThread: max(1, 65_536 / max(1, channels * taps * groupChannels))) { range in
+            for p in range {
+                let b = p / pixelsPerImage, rest = p % pixelsPerImage
+                let oy = rest / g.outputWidth, ox = rest % g.outputWidth
+                let ys = g.validFilterRows(outputRow: oy), xs = g.validFilterColumns(outputColumn: ox)
+                let iy0 = oy * g.strideHeight - g.padTop, ix0 = ox * g.strideWidth - g.padLeft
+                let image = x + b * g.inputHeight * g.inputWidth * g.inputChannels
+                let out = y + p * channels
+                for c in 0..<channels {
+                    let group = c / perGroup
+                    let wc = w + c * taps * groupChannels
+                    var acc: Int32 = 0
+                    for ky in ys {
+                        let line = image + (iy0 + ky * g.dilationHeight) * g.inputWidth * g.inputChannels
+                        for kx in xs {
+                            let px = line + (ix0 + kx * g.dilationWidth) * g.inputChannels + group * groupChannels
+                            acc &+= QuantizedDot.dot(px, wc + (ky * g.filterWidth + kx) * groupChannels, groupChannels)
+                        }
+                    }
+                    out[c] = min(max(Float(acc) * scale(c, scales[b]) + bias[c], lower), upper)
+                }
+            }
+        }
+    }
+
+    private func runDepthwise(_ node: Node, _ y: UnsafeMutablePointer<Float>) {
+        guard let g = geometry else { return }
+        let x = UnsafePointer(input16.pointer), w = UnsafePointer(weights.pointer)
+        let scales = UnsafePointer(batchScales.pointer)
+        let channels = self.channels, m = depthMultiplier, inC = g.inputChannels
+        let (lower, upper) = activation.floatRange
+        let pixelsPerImage = g.outputHeight * g.outputWidth
+        parallelFor(g.outputPixels, threads: node.threadCount, minimumPerThread: max(1, 65_536 / max(1, channels * g.taps))) { range in
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(1, channels)) { accBuffer in
+                guard let acc = accBuffer.baseAddress else { return }
+                for p in range {
+                    let b = p / pixelsPerImage, rest = p % pixelsPerImage
+                    let oy = rest / g.outputWidth, ox = rest % g.outputWidth
+                    let ys = g.validFilterRows(outputRow: oy), xs = g.validFilterColumns(outputColumn: ox)
+                    let iy0 = oy * g.strideHeight - g.padTop, ix0 = ox * g.strideWidth - g.padLeft
+                    let image = x + b * g.inputHeight * g.inputWidth * inC
+                    acc.update(repeating: 0, count: channels)
+                    for ky in ys {
+                        let line = image + (iy0 + ky * g.dilationHeight) * g.inputWidth * inC
+                        for kx in xs {
+                            let px = line + (ix0 + kx * g.dilationWidth) * inC
+                            let wt = w + (ky * g.filterWidth + kx) * channels
+                            for ic in 0..<inC {
+                                let xv = Int32(px[ic])
+                                for j in 0..<m { acc[ic * m + j] &+= xv &* Int32(wt[ic * m + j]) }
+                            }
+                        }
+                    }
+                    let out = y + p * channels
+                    for c in 0..<channels {
+                        out[c] = min(max(Float(acc[c]) * scale(c, scales[b]) + bias[c], lower), upper)
+                    }
+                }
+            }
+        }
+    }
+}
