@@ -15,7 +15,12 @@ extension OpRegistry {
                 return try quantizedInput(node)
                     ? QuantizedConvolutionKernel(node, kind: .fullyConnected) as OpKernel : FullyConnectedKernel(node)
             },
-            .transposeConv: { try TransposeConvKernel($0, variant: .builtin) },
+            .transposeConv: { node in
+                if let x = node.optionalInput(2), QuantizedOperand.isQuantizedActivation(x.type) {
+                    return try QuantizedTransposeConvKernel(node)
+                }
+                return try TransposeConvKernel(node, variant: .builtin)
+            },
             .batchMatmul: { try BatchMatMulKernel($0) },
         ]
     }
