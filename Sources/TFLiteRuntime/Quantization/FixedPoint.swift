@@ -116,3 +116,48 @@ extension TensorType {
         }
     }
 }
+
+/// NEON arithmetic as LiteRT's x86 builds compute it.
+///
+/// LiteRT's `neon_check.h` defines `USE_NEON` on x86 with SSE4.1 and maps the intrinsics through
+/// NEON_2_SSE, so its optimized kernels take their vector loops on x86 too. Those loops round
+/// differently from the scalar tails (`vqrdmulh` and `vrshl` round ties toward +infinity, gemmlowp
+/// rounds them away from zero; `vcvtnq` rounds float ties to even), so a bit-exact kernel has to
+/// use these helpers for the elements LiteRT handles in full vector blocks, and the scalar
+/// helpers for the rest.
+extension FixedPoint {
+    /// `vqrdmulhq_s32`: `(2ab + 2^31) >> 32`, saturating the one overflow case.
+    @inline(__always)
+    static func neonRoundingDoublingHighMul(_ a: Int32, _ b: Int32) -> Int32 {
+        if a == Int32.min && b == Int32.min { return Int32.max }
+        return Int32(truncatingIfNeeded: (Int64(a) * Int64(b) + (1 << 30)) >> 31)
+    }
+
+    /// `vshlq_s32` by a signed amount: left when positive (wrapping), arithmetic right (truncating) when negative.
+    @inline(__always)
+    static func neonShift(_ x: Int32, _ amount: Int) -> Int32 {
+        amount >= 0 ? x &<< Int32(amount) : x >> Int32(-amount)
+    }
+
+    /// `vrshlq_s32` by `-amount`: a rounding right shift, ties toward +infinity.
+    @inline(__always)
+    static func neonRoundingShiftRight(_ x: Int32, _ amount: Int) -> Int32 {
+        if amount <= 0 { return x }
+        return Int32(truncatingIfNeeded: (Int64(x) + (Int64(1) << (amount - 1))) >> Int64(amount))
+    }
+
+    /// LiteRT's NEON `MultiplyByQuantizedMultiplier4Rows` (double-rounding build) for one lane.
+    @inline(__always)
+    static func neonMultiply(_ x: Int32, by m: Multiplier) -> Int32 {
+        let left = max(m.shift, 0), right = max(-m.shift, 0)
+        return neonRoundingShiftRight(neonRoundingDoublingHighMul(x &<< Int32(left), m.multiplier), right)
+    }
+
+    /// `vcvtnq_s32_f32` as NEON_2_SSE implements it (`cvtps2dq`): round half to even; NaN and
+    /// out-of-range values give `Int32.min`.
+    @inline(__always)
+    static func neonRoundToInt32(_ f: Float) -> Int32 {
+        let r = f.rounded(.toNearestOrEven)
+        return r.isNaN || r >= 2_147_483_648 || r < -2_147_483_648 ? Int32.min : Int32(r)
+    }
+}

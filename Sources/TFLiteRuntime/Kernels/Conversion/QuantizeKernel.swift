@@ -3,14 +3,19 @@ import Foundation
 /// QUANTIZE: float32 → uint8/int8/int16 per tensor, and requantization between uint8, int8 and
 /// int16 scales, with LiteRT's arithmetic.
 ///
-/// - float → uint8/int8 follows LiteRT's optimized `AffineQuantize`: `round(x / Double(scale))`
-///   (a double division, ties away from zero) plus the zero point, clamped.
+/// - float → uint8/int8 follows LiteRT's optimized `AffineQuantize` as its x86 build runs it (NEON
+///   through NEON_2_SSE, see `FixedPoint.neonRoundToInt32`): blocks of 8 elements compute
+///   `x × Float(1 / Double(scale))` rounded half to even; the remaining tail `round(x / Double(scale))`
+///   (a double division, ties away from zero); then the zero point, clamped.
 /// - float → int16 follows the reference template LiteRT uses for int16: a float division.
 /// - integer → integer: `MultiplyByQuantizedMultiplier(q − zp_in, s_in / s_out) + zp_out`, clamped
-///   (`Requantize`; its ±128 XOR fast path gives the same bytes). 8-bit inputs go through a
-///   256-entry table built in `prepare`.
+///   (`Requantize`; its ±128 XOR fast path gives the same bytes). For 8-bit types LiteRT's NEON
+///   loop handles blocks of 16 with `MultiplyByQuantizedMultiplier4Rows` (ties toward +infinity)
+///   and the tail with the scalar multiply, so there are two 256-entry tables built in `prepare`.
 final class QuantizeKernel: OpKernel {
     private var table = [UInt8]()
+    /// The table for elements in LiteRT's 16-element NEON blocks.
+    private var blockTable = [UInt8]()
     private var multiplier = FixedPoint.Multiplier(multiplier: 0, shift: 0)
 
     init(_ node: Node) throws { try node.expect(inputs: 1, outputs: 1) }
@@ -31,10 +36,18 @@ final class QuantizeKernel: OpKernel {
             multiplier = FixedPoint.quantizeMultiplier(Double(x.scale) / Double(y.scale))
             let m = multiplier, zin = Int32(x.zeroPoint), zout = Int32(y.zeroPoint)
             switch (x.type, y.type) {
-            case (.uint8, .uint8): table = FixedPoint.integerTable8(UInt8.self) { FixedPoint.multiply($0 - zin, by: m) &+ zout }
-            case (.uint8, .int8): table = QuantizeKernel.crossTable(UInt8.self, Int8.self, m, zin, zout)
-            case (.int8, .int8): table = FixedPoint.integerTable8(Int8.self) { FixedPoint.multiply($0 - zin, by: m) &+ zout }
-            case (.int8, .uint8): table = QuantizeKernel.crossTable(Int8.self, UInt8.self, m, zin, zout)
+            case (.uint8, .uint8):
+                table = QuantizeKernel.crossTable(UInt8.self, UInt8.self, m, zin, zout, neon: false)
+                blockTable = QuantizeKernel.crossTable(UInt8.self, UInt8.self, m, zin, zout, neon: true)
+            case (.uint8, .int8):
+                table = QuantizeKernel.crossTable(UInt8.self, Int8.self, m, zin, zout, neon: false)
+                blockTable = QuantizeKernel.crossTable(UInt8.self, Int8.self, m, zin, zout, neon: true)
+            case (.int8, .int8):
+                table = QuantizeKernel.crossTable(Int8.self, Int8.self, m, zin, zout, neon: false)
+                blockTable = QuantizeKernel.crossTable(Int8.self, Int8.self, m, zin, zout, neon: true)
+            case (.int8, .uint8):
+                table = QuantizeKernel.crossTable(Int8.self, UInt8.self, m, zin, zout, neon: false)
+                blockTable = QuantizeKernel.crossTable(Int8.self, UInt8.self, m, zin, zout, neon: true)
             case (.int16, .int16), (.int16, .int8), (.int8, .int16): table = []
             default: throw node.error("requantizing \(x.type.name) to \(y.type.name) is not supported")
             }
@@ -44,11 +57,11 @@ final class QuantizeKernel: OpKernel {
 
     /// A table from input bytes of `In` to output bytes of `Out`.
     private static func crossTable<In: QuantizedElement, Out: QuantizedElement>(
-        _: In.Type, _: Out.Type, _ m: FixedPoint.Multiplier, _ zin: Int32, _ zout: Int32
+        _: In.Type, _: Out.Type, _ m: FixedPoint.Multiplier, _ zin: Int32, _ zout: Int32, neon: Bool
     ) -> [UInt8] {
         var table = [UInt8](repeating: 0, count: 256)
         for v in Int32(In.min)...Int32(In.max) {
-            let r = FixedPoint.multiply(v - zin, by: m) &+ zout
+            let r = (neon ? FixedPoint.neonMultiply(v - zin, by: m) : FixedPoint.multiply(v - zin, by: m)) &+ zout
             table[Int(UInt8(truncatingIfNeeded: v))] = UInt8(
                 truncatingIfNeeded: min(Int32(Out.max), max(Int32(Out.min), r)))
         }
@@ -67,9 +80,13 @@ final class QuantizeKernel: OpKernel {
         case (.uint8, _), (.int8, _):
             let input = try node.elementwiseBuffer(x, UInt8.self, role: "input")
             let out = try node.elementwiseBuffer(y, UInt8.self, role: "output")
-            guard table.count == 256 else { throw node.error("eval before prepare") }
+            guard table.count == 256, blockTable.count == 256 else { throw node.error("eval before prepare") }
+            let blocked = count / 16 * 16
+            blockTable.withUnsafeBufferPointer { t in
+                for i in 0..<blocked { out[i] = t[Int(input[i])] }
+            }
             table.withUnsafeBufferPointer { t in
-                for i in 0..<count { out[i] = t[Int(input[i])] }
+                for i in blocked..<count { out[i] = t[Int(input[i])] }
             }
         case (.int16, .int16): try requantize(node, x, y, Int16.self, Int16.self)
         case (.int16, .int8): try requantize(node, x, y, Int16.self, Int8.self)
@@ -103,7 +120,13 @@ final class QuantizeKernel: OpKernel {
             }
         } else {
             let s = Double(scale)
-            for i in 0..<input.count {
+            let reciprocal = Float(1.0 / s)
+            let blocked = input.count / 8 * 8
+            for i in 0..<blocked {
+                let q = FixedPoint.neonRoundToInt32(input[i] * reciprocal) &+ zp
+                output[i] = T(truncatingIfNeeded: min(hi, max(lo, q)))
+            }
+            for i in blocked..<input.count {
                 output[i] = T(truncatingIfNeeded: QuantizeKernel.clampRound(Double(input[i]) / s, zp, lo, hi))
             }
         }

@@ -40,13 +40,19 @@ final class ResizeBilinearKernel: OpKernel {
     func prepare(_ node: Node) throws {
         try folded.reset(node)
         let x = try node.input(0)
-        try node.expect(x, type: .float32, role: "input")
+        try node.expect(x, type: .float32, .uint8, .int8, .int16, role: "input")
         guard let (height, width) = try ResizeSupport.size(node, input: x) else {
             node.markOutputsDynamic()
             return
         }
         guard height > 0, width > 0 else { throw node.error("size \(height)x\(width) must be positive") }
-        try node.setOutput(0, type: .float32, shape: [x.shape[0], height, width, x.shape[3]])
+        if x.type != .float32 {
+            // Quantized: computed on the raw integers, so the output keeps the input's quantization.
+            try QuantizedResizeBilinear.check(
+                node, type: x.type, inputShape: x.shape, height: height, width: width, alignCorners: alignCorners,
+                halfPixel: halfPixelCenters)
+        }
+        try node.setOutput(0, type: x.type, shape: [x.shape[0], height, width, x.shape[3]])
         try ResizeSupport.checkReadable(x, outputCount: try node.output(0).elementCount, node)
         if MoveSupport.allInputsConstant(node) { try folded.fold(node) { try run(node) } }
     }
@@ -59,6 +65,26 @@ final class ResizeBilinearKernel: OpKernel {
     private func run(_ node: Node) throws {
         let x = try node.input(0), y = try node.output(0)
         guard y.elementCount > 0 else { return }
+        if x.type != .float32 {
+            let src = try MoveSupport.source(x, node, role: "input")
+            let dst = try MoveSupport.destination(y, node, role: "output")
+            let (h, w, a, hp) = (y.shape[1], y.shape[2], alignCorners, halfPixelCenters)
+            switch x.type {
+            case .uint8:
+                QuantizedResizeBilinear.resizeUInt8(
+                    src.assumingMemoryBound(to: UInt8.self), inputShape: x.shape, dst.assumingMemoryBound(to: UInt8.self),
+                    height: h, width: w, alignCorners: a, halfPixel: hp)
+            case .int8:
+                QuantizedResizeBilinear.resizeInteger(
+                    src.assumingMemoryBound(to: Int8.self), inputShape: x.shape, dst.assumingMemoryBound(to: Int8.self),
+                    height: h, width: w, alignCorners: a, halfPixel: hp)
+            default:
+                QuantizedResizeBilinear.resizeInteger(
+                    src.assumingMemoryBound(to: Int16.self), inputShape: x.shape, dst.assumingMemoryBound(to: Int16.self),
+                    height: h, width: w, alignCorners: a, halfPixel: hp)
+            }
+            return
+        }
         let input = try MoveSupport.source(x, node, role: "input").assumingMemoryBound(to: Float.self)
         let output = try MoveSupport.destination(y, node, role: "output").assumingMemoryBound(to: Float.self)
         resize(input, inputShape: x.shape, output, height: y.shape[1], width: y.shape[2], threads: node.threadCount)

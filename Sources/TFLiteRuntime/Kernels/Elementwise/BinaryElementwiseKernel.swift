@@ -135,6 +135,11 @@ final class BinaryElementwiseKernel: OpKernel {
         guard let pa = a.baseAddress, let pb = b.baseAddress, let po = out.baseAddress else { return }
         let threads = node.threadCount
         let minimum = 16384
+        if case .elementwise = plan.kind, T.self != Int16.self, op == .add || op == .multiply {
+            // LiteRT's vector blocks round differently from its scalar tail: keep its split.
+            quantized.applyElementwise8(multiply: op == .multiply, pa, pb, po, plan.outputCount)
+            return
+        }
         switch op {
         case .add, .subtract:
             plan.apply(

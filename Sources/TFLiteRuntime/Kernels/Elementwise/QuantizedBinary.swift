@@ -85,3 +85,67 @@ struct QuantizedMaxMinFunctor<T: QuantizedElement>: BinaryFunctor {
     let maximum: Bool
     @inline(__always) func callAsFunction(_ a: T, _ b: T) -> T { maximum ? Swift.max(a, b) : Swift.min(a, b) }
 }
+
+/// The vector blocks of LiteRT's optimized 8-bit ADD and MUL without broadcasting, as its x86
+/// build runs them (NEON through NEON_2_SSE; see `FixedPoint.neonRoundingDoublingHighMul`).
+/// `AddElementwiseInt8` and int8 `MulElementwise` take blocks of 16 elements, the uint8 versions
+/// blocks of 8; the remaining tail uses the scalar formulas above.
+extension QuantizedBinaryParams {
+    /// int8 ADD block lane: one combined left shift `left_shift + input_shift` before `vqrdmulh`.
+    @inline(__always)
+    func addBlockInt8(_ x: Int32, _ y: Int32) -> Int32 {
+        let a = FixedPoint.neonRoundingDoublingHighMul(
+            FixedPoint.neonShift(x + input1Offset, Int(leftShift) + input1.shift), input1.multiplier)
+        let b = FixedPoint.neonRoundingDoublingHighMul(
+            FixedPoint.neonShift(y + input2Offset, Int(leftShift) + input2.shift), input2.multiplier)
+        let s = FixedPoint.roundingDivideByPOT(
+            FixedPoint.neonRoundingDoublingHighMul(a &+ b, output.multiplier), max(0, -output.shift))
+        let r = Int16(truncatingIfNeeded: s) &+ Int16(truncatingIfNeeded: outputOffset)
+        return min(activationMax, max(activationMin, min(127, max(-128, Int32(r)))))
+    }
+
+    /// uint8 ADD block lane: `vqrdmulh` after the left shift, then a truncating shift by the input shift.
+    @inline(__always)
+    func addBlockUInt8(_ x: Int32, _ y: Int32) -> Int32 {
+        let a = FixedPoint.neonShift(
+            FixedPoint.neonRoundingDoublingHighMul((x + input1Offset) &<< leftShift, input1.multiplier), input1.shift)
+        let b = FixedPoint.neonShift(
+            FixedPoint.neonRoundingDoublingHighMul((y + input2Offset) &<< leftShift, input2.multiplier), input2.shift)
+        let s = FixedPoint.roundingDivideByPOT(
+            FixedPoint.neonRoundingDoublingHighMul(a &+ b, output.multiplier), max(0, -output.shift))
+        let r = Int16(truncatingIfNeeded: s) &+ Int16(truncatingIfNeeded: outputOffset)
+        return min(activationMax, max(activationMin, min(255, max(0, Int32(r)))))
+    }
+
+    /// MUL block lane (both 8-bit types): saturating narrow to int16, wrapping offset add,
+    /// saturating narrow to the element type.
+    @inline(__always)
+    func multiplyBlock(_ x: Int32, _ y: Int32, lower: Int32, upper: Int32) -> Int32 {
+        let p = FixedPoint.neonShift((x + input1Offset) &* (y + input2Offset), max(0, output.shift))
+        let s = FixedPoint.roundingDivideByPOT(
+            FixedPoint.neonRoundingDoublingHighMul(p, output.multiplier), max(0, -output.shift))
+        let r = Int16(clamping: s) &+ Int16(truncatingIfNeeded: outputOffset)
+        return min(activationMax, max(activationMin, min(upper, max(lower, Int32(r)))))
+    }
+
+    /// Elementwise (same-shape) 8-bit ADD or MUL with LiteRT's block/tail split.
+    func applyElementwise8<T: QuantizedElement>(
+        multiply: Bool, _ a: UnsafePointer<T>, _ b: UnsafePointer<T>, _ out: UnsafeMutablePointer<T>, _ count: Int
+    ) {
+        let signed = T.self == Int8.self
+        let block = signed ? 16 : 8
+        let blocked = count / block * block
+        let lower = Int32(T.min), upper = Int32(T.max)
+        for i in 0..<blocked {
+            let x = Int32(a[i]), y = Int32(b[i])
+            let r =
+                multiply
+                ? multiplyBlock(x, y, lower: lower, upper: upper) : signed ? addBlockInt8(x, y) : addBlockUInt8(x, y)
+            out[i] = T(truncatingIfNeeded: r)
+        }
+        for i in blocked..<count {
+            let x = Int32(a[i]), y = Int32(b[i])
+            out[i] = T(truncatingIfNeeded: multiply ? self.multiply(x, y) : add(x, y, subtract: false))
+        }
+    }
+}

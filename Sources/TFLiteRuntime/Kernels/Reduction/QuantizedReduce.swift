@@ -20,8 +20,10 @@ struct QuantizedMaxReducer<T: QuantizedElement>: Reducer {
 struct QuantizedReduceParams {
     enum Path {
         /// MEAN of a 4D uint8/int8 tensor over H and W with keep_dims (`optimized_integer_ops::Mean`):
-        /// `MBQM(Σq, s_in / (n × s_out)) + bias`, the multiplier and bias computed in float.
-        case meanOverHW(FixedPoint.Multiplier, bias: Int32)
+        /// `MBQM(Σq, s_in / (n × s_out)) + bias`, the multiplier and bias computed in float. LiteRT's
+        /// x86 build runs the NEON loop (through NEON_2_SSE) on blocks of 16 channels, whose
+        /// multiply rounds ties toward +infinity; the remaining channels use the scalar multiply.
+        case meanOverHW(FixedPoint.Multiplier, bias: Int32, depth: Int)
         /// Any other MEAN (`reference_ops::QuantizedMeanOrSum`): `MBQM(Σq − zp·n, m')` where the
         /// multiplier of `s_in / s_out` absorbs `1/n` as an integer division.
         case mean(FixedPoint.Multiplier)
@@ -54,7 +56,7 @@ struct QuantizedReduceParams {
             temp = temp > 0 ? temp + 0.5 : temp - 0.5
             let bias = outputZeroPoint &- ReferenceQuantizedActivation.truncateToInt32(temp)
             let realScale: Float = x.scale / (elements * y.scale)
-            path = .meanOverHW(FixedPoint.quantizeMultiplier(Double(realScale)), bias: bias)
+            path = .meanOverHW(FixedPoint.quantizeMultiplier(Double(realScale)), bias: bias, depth: x.shape[3])
         } else {
             var m = FixedPoint.quantizeMultiplier(Double(x.scale) / Double(y.scale))
             if n > 0 {
@@ -68,13 +70,14 @@ struct QuantizedReduceParams {
         }
     }
 
-    /// The output value of one int32 sum.
+    /// The output value of one int32 sum, for output element `index`.
     @inline(__always)
-    func output(_ sum: Int32, qmin: Int32, qmax: Int32) -> Int32 {
+    func output(_ sum: Int32, index: Int, qmin: Int32, qmax: Int32) -> Int32 {
         let r: Int32
         switch path {
-        case .meanOverHW(let m, let bias):
-            r = FixedPoint.multiply(sum, by: m) &+ bias
+        case .meanOverHW(let m, let bias, let depth):
+            let inBlock = depth > 0 && index % depth < depth / 16 * 16
+            r = (inBlock ? FixedPoint.neonMultiply(sum, by: m) : FixedPoint.multiply(sum, by: m)) &+ bias
         case .mean(let m):
             r = FixedPoint.multiply(sum &- inputZeroPoint &* Int32(truncatingIfNeeded: count), by: m) &+ outputZeroPoint
         case .sum(let scale, let bias):

@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+
+@testable import TFLiteRuntime
+
+/// Quantized activations: every possible 8-bit input against the scalar reference, int16 samples,
+/// softmax rows, and hand-checked values.
+@Suite struct QuantizedActivationTests {
+    typealias R = ReferenceQuantizedActivation
+
+    static func run(
+        _ code: BuiltinOperator, _ values: [Int32], _ type: TensorType, inScale: Float, inZero: Int, outScale: Float,
+        outZero: Int, options: [ElementwiseTestKit.Option] = []
+    ) throws -> [Int32] {
+        let h = ElementwiseTestKit.Harness()
+        let out = QuantizedTestKit.output(type, scale: outScale, zeroPoint: outZero)
+        try h.run(
+            code, [try QuantizedTestKit.make(h, values, [values.count], type, inScale, inZero)], outputs: [out],
+            options: options)
+        return QuantizedTestKit.values(out)
+    }
+
+    @Test func everyByteMatchesReference() throws {
+        for type in [TensorType.int8, .uint8] {
+            let range = type.quantizedRange!
+            let all = Array(range.min...range.max)
+            let inZero: Int32 = type == .int8 ? -5 : 120
+            let p = R.Params(
+                inputScale: 0.05, inputZeroPoint: inZero, outputScale: 0.04, outputZeroPoint: type == .int8 ? 3 : 130,
+                qmin: range.min, qmax: range.max)
+            let sig = R.Params(
+                inputScale: 0.05, inputZeroPoint: inZero, outputScale: 1.0 / 256, outputZeroPoint: type == .int8 ? -128 : 0,
+                qmin: range.min, qmax: range.max)
+            let identity = FixedPoint.quantizeMultiplier(Double(p.inputScale / p.outputScale))
+            var cases: [(BuiltinOperator, R.Params, [ElementwiseTestKit.Option], (Int32) -> Int32)] = [
+                (.logistic, sig, [], { R.floatTransform($0, sig, R.logistic) }),
+                (.tanh, p, [], { R.floatTransform($0, p, R.tanh) }),
+                (.gelu, p, [], { R.floatTransform($0, p, R.gelu) }),
+                (.relu, p, [], { R.reluX($0, p, multiplier: identity, lower: 0, upper: nil) }),
+                (.relu6, p, [], { R.reluX($0, p, multiplier: identity, lower: 0, upper: 6) }),
+                (.reluN1To1, p, [], { R.reluX($0, p, multiplier: identity, lower: -1, upper: 1) }),
+                (
+                    .leakyRelu, p, [.float(0, 0.2)],
+                    {
+                        R.leakyRelu(
+                            $0, p, identity: identity,
+                            alpha: FixedPoint.quantizeMultiplier(Double(p.inputScale * 0.2 / p.outputScale)))
+                    }
+                ),
+                (.hardSwish, p, [], { R.hardSwish($0, p, R.HardSwishParams(p)) }),
+            ]
+            if type == .int8 {
+                cases.append((.elu, p, [], { R.floatTransform($0, p, R.elu) }))
+                cases.append((.abs, p, [], { R.abs($0, p, multiplier: identity) }))
+                cases.append((.neg, p, [], { Int32(Int8(truncatingIfNeeded: -$0)) }))
+            }
+            for (code, q, options, f) in cases {
+                let got = try Self.run(
+                    code, all, type, inScale: q.inputScale, inZero: Int(q.inputZeroPoint), outScale: q.outputScale,
+                    outZero: Int(q.outputZeroPoint), options: options)
+                let want = all.map { min(range.max, max(range.min, f($0))) }
+                #expect(got == want, "\(code.name) \(type.name)")
+            }
+        }
+    }
+
+    @Test func int16SamplesMatchReference() throws {
+        let values: [Int32] = [-32768, -20000, -1, 0, 1, 77, 12345, 32767]
+        let p = R.Params(
+            inputScale: 0.001, inputZeroPoint: 0, outputScale: 0.0008, outputZeroPoint: 0, qmin: -32768, qmax: 32767)
+        let m = FixedPoint.quantizeMultiplier(Double(p.inputScale / p.outputScale))
+        let got = try Self.run(.relu6, values, .int16, inScale: 0.001, inZero: 0, outScale: 0.0008, outZero: 0)
+        #expect(got == values.map { R.reluX($0, p, multiplier: m, lower: 0, upper: 6) })
+    }
+
+    @Test func handCheckedValues() throws {
+        // sigmoid(0) = 0.5 = 128/256; sigmoid of a large input saturates at 255.
+        let s = try Self.run(.logistic, [0, 255], .uint8, inScale: 1, inZero: 0, outScale: 1.0 / 256, outZero: 0)
+        #expect(s == [128, 255])
+        // RELU with equal scales: negative values go to the zero point, others unchanged.
+        let r = try Self.run(.relu, [-100, -1, 0, 5, 127], .int8, inScale: 0.1, inZero: 0, outScale: 0.1, outZero: 0)
+        #expect(r == [0, 0, 0, 5, 127])
+        // RELU6 at scale 0.1: 6.0 is 60 units.
+        let r6 = try Self.run(.relu6, [-3, 30, 60, 90], .int8, inScale: 0.1, inZero: 0, outScale: 0.1, outZero: 0)
+        #expect(r6 == [0, 30, 60, 60])
+        // SQRT of a value below the zero point is an error, as in LiteRT.
+        #expect(throws: (any Error).self) {
+            try Self.run(.sqrt, [-4], .int8, inScale: 0.1, inZero: 0, outScale: 0.1, outZero: 0)
+        }
+    }
+
+    @Test func softmaxMatchesReference() throws {
+        var random = ElementwiseTestKit.Random(seed: 5)
+        for type in [TensorType.int8, .uint8] {
+            let rows = 3, depth = 21
+            let x = QuantizedTestKit.random(&random, rows * depth, type)
+            let outZero = type == .int8 ? -128 : 0
+            for beta: Float in [1, 0.7] {
+                let h = ElementwiseTestKit.Harness()
+                let out = QuantizedTestKit.output(type, scale: 1.0 / 256, zeroPoint: outZero)
+                try h.run(
+                    .softmax, [try QuantizedTestKit.make(h, x, [rows, depth], type, 0.1, 3)], outputs: [out],
+                    options: [.float(0, beta)])
+                let got = QuantizedTestKit.values(out)
+                for r in 0..<rows {
+                    let want = R.softmax(
+                        Array(x[r * depth..<(r + 1) * depth]), inputScale: 0.1, beta: beta, outputScale: 1.0 / 256,
+                        outputZeroPoint: Int32(outZero), unsigned: type == .uint8)
+                    #expect(Array(got[r * depth..<(r + 1) * depth]) == want, "\(type.name) row \(r)")
+                }
+            }
+        }
+        // Two equal logits: 0.5 each = 128/256 (uint8).
+        let h = ElementwiseTestKit.Harness()
+        let out = QuantizedTestKit.output(.uint8, scale: 1.0 / 256, zeroPoint: 0)
+        try h.run(.softmax, [try QuantizedTestKit.make(h, [9, 9], [1, 2], .uint8, 0.1, 0)], outputs: [out], options: [.float(0, 1)])
+        #expect(QuantizedTestKit.values(out) == [128, 128])
+    }
+}
