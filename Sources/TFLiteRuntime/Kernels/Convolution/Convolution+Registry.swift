@@ -21,7 +21,9 @@ extension OpRegistry {
                 }
                 return try TransposeConvKernel(node, variant: .builtin)
             },
-            .batchMatmul: { try BatchMatMulKernel($0) },
+            .batchMatmul: { node in
+                try QuantizedBatchMatMulKernel.handles(node) ? QuantizedBatchMatMulKernel(node) as OpKernel : BatchMatMulKernel(node)
+            },
         ]
     }
 }
