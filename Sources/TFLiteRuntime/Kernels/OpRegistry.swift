@@ -7,7 +7,7 @@ enum OpRegistry {
         var table = [BuiltinOperator: KernelFactory]()
         for family in [
             convolutionKernels, elementwiseKernels, activationKernels, poolingKernels, reductionKernels,
-            shapeKernels, dataMovementKernels, conversionKernels,
+            shapeKernels, dataMovementKernels, conversionKernels, recurrentKernels,
         ] {
             table.merge(family) { first, _ in first }
         }

@@ -1,0 +1,203 @@
+import Foundation
+
+/// The precomputed parameters of LiteRT's integer (8x8→16) LSTM, as `PopulateQuantizedLstmParams8x8_16`
+/// and `PopulatePrecomputedZPTimesWeightsWithBias` compute them, and its step
+/// (`LstmStepInteger8x8_16`).
+///
+/// Supported: with or without CIFG and peephole; without layer normalization and projection
+/// (those throw a clear error).
+struct LSTMIntegerParameters {
+    /// Gate g's input and recurrent multipliers and effective biases (nil for the input gate with CIFG).
+    struct Gate {
+        var inputWeights: UnsafeBufferPointer<Int8>
+        var inputScale: FixedPoint.Multiplier
+        var inputBias: [Int32]
+        var recurrentWeights: UnsafeBufferPointer<Int8>
+        var recurrentScale: FixedPoint.Multiplier
+        var recurrentBias: [Int32]
+        var peephole: UnsafeBufferPointer<Int16>?
+        var peepholeScale: FixedPoint.Multiplier
+    }
+
+    var gates: [Gate?]  // input, forget, cell, output
+    var cellScaleExponent: Int
+    var hiddenScale: FixedPoint.Multiplier
+    var hiddenZeroPoint: Int32
+    var quantizedCellClip: Int16
+    var inputZeroPoint: Int32
+    var outputStateZeroPoint: Int32
+
+    init(_ node: Node, shape s: LSTMShape, options: LSTMOptions) throws {
+        func t(_ i: Int) -> RuntimeTensor? { node.optionalInput(i) }
+        let input = try node.input(LSTMOperand.input)
+        let outputState = try node.input(LSTMOperand.outputState)
+        let cellState = try node.input(LSTMOperand.cellState)
+        try node.expect(outputState, type: .int8, role: "output state")
+        try node.expect(cellState, type: .int16, role: "cell state")
+        guard t(LSTMOperand.forgetLayerNorm) == nil, t(LSTMOperand.inputLayerNorm) == nil else {
+            throw node.error("integer LSTM with layer normalization is not supported")
+        }
+        guard t(LSTMOperand.projectionWeights) == nil else {
+            throw node.error("integer LSTM with projection is not supported")
+        }
+        for i in [1, 2, 3, 4, 5, 6, 7, 8] where t(i) != nil {
+            try node.expect(try node.input(i), type: .int8, role: "weights \(i)")
+        }
+        for i in [12, 13, 14, 15] where t(i) != nil {
+            try node.expect(try node.input(i), type: .int32, role: "bias \(i)")
+        }
+        for i in [9, 10, 11] where t(i) != nil {
+            try node.expect(try node.input(i), type: .int16, role: "peephole weights \(i)")
+        }
+        guard node.intermediates.count >= 5, let hidden = node.intermediates[4].quantization, !hidden.scales.isEmpty else {
+            throw node.error("integer LSTM needs 5 intermediate tensors with the hidden state's quantization")
+        }
+        // Cell state scale must be a power of two 2^k with k <= -9 (LiteRT's CheckedLog2).
+        let cellScale = cellState.scale
+        let log2Scale = log2(Double(cellScale))
+        let k = Int(log2Scale.rounded())
+        guard cellScale > 0, abs(log2Scale - Double(k)) < 1e-3, k <= -9, 15 + k >= 0 else {
+            throw node.error("cell state scale \(cellScale) must be 2^k with -15 <= k <= -9")
+        }
+        cellScaleExponent = k
+        let inputScale = input.scale
+        let stateScale = outputState.scale
+        inputZeroPoint = Int32(input.zeroPoint)
+        outputStateZeroPoint = Int32(outputState.zeroPoint)
+        let intermediate = Float(pow(2.0, -12.0))
+
+        func rowSumsTimes(_ w: UnsafeBufferPointer<Int8>, rows: Int, cols: Int, _ zp: Int32, bias: UnsafeBufferPointer<Int32>?) -> [Int32] {
+            (0..<rows).map { r in
+                var sum: Int32 = 0
+                for c in 0..<cols { sum &+= Int32(w[r * cols + c]) }
+                return (bias?[r] ?? 0) &+ sum &* zp
+            }
+        }
+        var gates = [Gate?]()
+        for g in 0..<4 {
+            guard let iw = t(1 + g), let rw = t(5 + g) else {
+                gates.append(nil)
+                continue
+            }
+            let iwq = UnsafeBufferPointer(iw.buffer(Int8.self))
+            let rwq = UnsafeBufferPointer(rw.buffer(Int8.self))
+            guard iwq.count == s.cell * s.input, rwq.count == s.cell * s.output else { throw node.error("weights have no data") }
+            let bias = t(12 + g).map { UnsafeBufferPointer($0.buffer(Int32.self)) }
+            if let b = bias, b.count != s.cell { throw node.error("bias \(12 + g) has no data") }
+            let effInput = iw.scale * inputScale / intermediate
+            let effRecurrent = rw.scale * stateScale / intermediate
+            let peepholeIndex: Int? = g == 0 ? 9 : g == 1 ? 10 : g == 3 ? 11 : nil
+            var peephole: UnsafeBufferPointer<Int16>?
+            var peepholeScale = FixedPoint.Multiplier(multiplier: 0, shift: 0)
+            if let pi = peepholeIndex, let p = t(pi) {
+                peephole = UnsafeBufferPointer(p.buffer(Int16.self))
+                peepholeScale = FixedPoint.quantizeMultiplier(Double(Float(pow(2.0, Double(k)) * Double(p.scale) / Double(intermediate))))
+            }
+            gates.append(
+                Gate(
+                    inputWeights: iwq, inputScale: FixedPoint.quantizeMultiplier(Double(effInput)),
+                    inputBias: rowSumsTimes(iwq, rows: s.cell, cols: s.input, -inputZeroPoint, bias: bias),
+                    recurrentWeights: rwq, recurrentScale: FixedPoint.quantizeMultiplier(Double(effRecurrent)),
+                    recurrentBias: rowSumsTimes(rwq, rows: s.cell, cols: s.output, -outputStateZeroPoint, bias: nil),
+                    peephole: peephole, peepholeScale: peepholeScale))
+        }
+        guard gates[1] != nil, gates[2] != nil, gates[3] != nil else { throw node.error("forget, cell and output gate weights are required") }
+        self.gates = gates
+        let effHidden = Float(pow(2.0, -15.0) / Double(hidden.scales[0]) * pow(2.0, -15.0))
+        hiddenScale = FixedPoint.quantizeMultiplier(Double(effHidden))
+        hiddenZeroPoint = hidden.zeroPoints.first.map { Int32($0) } ?? 0
+        if options.cellClip > 0 {
+            quantizedCellClip = Int16(min(max(options.cellClip / cellScale, -32768), 32767))
+        } else {
+            quantizedCellClip = 0
+        }
+    }
+
+    /// Runs the whole sequence.
+    func run(_ node: Node, shape s: LSTMShape) throws {
+        let input = try node.input(0).buffer(Int8.self)
+        let output = try node.output(0).buffer(Int8.self)
+        let outputState = try node.input(LSTMOperand.outputState).buffer(Int8.self)
+        let cellState = try node.input(LSTMOperand.cellState).buffer(Int16.self)
+        guard input.count == s.batch * s.time * s.input, output.count == s.batch * s.time * s.output,
+            outputState.count == s.batch * s.output, cellState.count == s.batch * s.cell
+        else { throw node.error("tensors have no data") }
+        if s.timeMajor {
+            for t in 0..<s.time {
+                step(
+                    input: input.baseAddress! + t * s.batch * s.input, batch: s.batch, shape: s,
+                    outputState: outputState.baseAddress!, cellState: cellState.baseAddress!,
+                    output: output.baseAddress! + t * s.batch * s.output)
+            }
+        } else {
+            for b in 0..<s.batch {
+                for t in 0..<s.time {
+                    step(
+                        input: input.baseAddress! + (b * s.time + t) * s.input, batch: 1, shape: s,
+                        outputState: outputState.baseAddress! + b * s.output, cellState: cellState.baseAddress! + b * s.cell,
+                        output: output.baseAddress! + (b * s.time + t) * s.output)
+                }
+            }
+        }
+    }
+
+    @inline(__always) private static func clamp16(_ x: Int32) -> Int32 { min(max(x, -32768), 32767) }
+
+    /// One gate: int16 Q3.12 pre-activation, then sigmoid or tanh to Q0.15.
+    private func gate(
+        _ g: Gate, input: UnsafePointer<Int8>, state: UnsafePointer<Int8>, cell: UnsafePointer<Int16>, batch: Int,
+        shape s: LSTMShape, tanh: Bool
+    ) -> [Int16] {
+        var out = [Int16](repeating: 0, count: batch * s.cell)
+        for b in 0..<batch {
+            for r in 0..<s.cell {
+                var acc = g.inputBias[r]
+                for c in 0..<s.input { acc &+= Int32(g.inputWeights[r * s.input + c]) * Int32(input[b * s.input + c]) }
+                var v = Self.clamp16(FixedPoint.multiply(acc, by: g.inputScale))
+                acc = g.recurrentBias[r]
+                for c in 0..<s.output { acc &+= Int32(g.recurrentWeights[r * s.output + c]) * Int32(state[b * s.output + c]) }
+                v = Self.clamp16(FixedPoint.multiply(acc, by: g.recurrentScale) &+ v)
+                if let p = g.peephole {
+                    let prod = Int32(p[r]) * Int32(cell[b * s.cell + r])
+                    v = Self.clamp16(FixedPoint.multiply(prod, by: g.peepholeScale) &+ v)
+                }
+                out[b * s.cell + r] = Int16(v)
+            }
+        }
+        for i in out.indices {
+            out[i] = tanh ? Int16FixedPoint.tanh(out[i], integerBits: 3) : Int16FixedPoint.logistic(out[i], integerBits: 3)
+        }
+        return out
+    }
+
+    func step(
+        input: UnsafePointer<Int8>, batch: Int, shape s: LSTMShape, outputState: UnsafeMutablePointer<Int8>,
+        cellState: UnsafeMutablePointer<Int16>, output: UnsafeMutablePointer<Int8>
+    ) {
+        let n = batch * s.cell
+        let useCIFG = gates[0] == nil
+        let inputGate = gates[0].map { gate($0, input: input, state: outputState, cell: cellState, batch: batch, shape: s, tanh: false) }
+        let forgetGate = gate(gates[1]!, input: input, state: outputState, cell: cellState, batch: batch, shape: s, tanh: false)
+        let cellGate = gate(gates[2]!, input: input, state: outputState, cell: cellState, batch: batch, shape: s, tanh: true)
+        // UpdateLstmCellInteger.
+        let shift = 30 + cellScaleExponent
+        for i in 0..<n {
+            let kept = Int16(truncatingIfNeeded: FixedPoint.roundingDivideByPOT(Int32(forgetGate[i]) * Int32(cellState[i]), 15))
+            let gateIn: Int32 = useCIFG ? 32767 - Int32(forgetGate[i]) : Int32(inputGate![i])
+            let scratch = Int16(truncatingIfNeeded: FixedPoint.roundingDivideByPOT(gateIn * Int32(cellGate[i]), shift))
+            var c = Self.clamp16(Int32(kept) + Int32(scratch))
+            if quantizedCellClip > 0 { c = min(max(c, -Int32(quantizedCellClip)), Int32(quantizedCellClip)) }
+            cellState[i] = Int16(c)
+        }
+        let outputGate = gate(gates[3]!, input: input, state: outputState, cell: cellState, batch: batch, shape: s, tanh: false)
+        // CalculateLstmOutputInteger8x8_16 without projection.
+        let tanhBits = 15 + cellScaleExponent
+        for i in 0..<n {
+            let t = Int16FixedPoint.tanh(cellState[i], integerBits: tanhBits)
+            var v = FixedPoint.multiply(Int32(outputGate[i]) * Int32(t), by: hiddenScale)
+            v = v &+ hiddenZeroPoint
+            outputState[i] = Int8(min(max(v, -128), 127))
+        }
+        for i in 0..<(batch * s.output) { output[i] = outputState[i] }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// Operand positions of UNIDIRECTIONAL_SEQUENCE_LSTM (the same 24 as LSTM's full kernel).
+enum LSTMOperand {
+    static let input = 0
+    static let inputToInput = 1, inputToForget = 2, inputToCell = 3, inputToOutput = 4
+    static let recurrentToInput = 5, recurrentToForget = 6, recurrentToCell = 7, recurrentToOutput = 8
+    static let cellToInput = 9, cellToForget = 10, cellToOutput = 11
+    static let inputGateBias = 12, forgetGateBias = 13, cellGateBias = 14, outputGateBias = 15
+    static let projectionWeights = 16, projectionBias = 17
+    static let outputState = 18, cellState = 19
+    static let inputLayerNorm = 20, forgetLayerNorm = 21, cellLayerNorm = 22, outputLayerNorm = 23
+}
+
+/// The options of UNIDIRECTIONAL_SEQUENCE_LSTM (UnidirectionalSequenceLSTMOptions).
+struct LSTMOptions {
+    /// Fused activation code (0 none, 1 relu, 2 relu_n1_to_1, 3 relu6, 4 tanh, 6 sigmoid).
+    var activation: Int
+    var cellClip: Float
+    var projClip: Float
+    var timeMajor: Bool
+    var asymmetricQuantizeInputs: Bool
+
+    init(_ node: Node) throws {
+        activation = Int(try node.optionByte(0))
+        cellClip = try node.optionFloat(1)
+        projClip = try node.optionFloat(2)
+        timeMajor = try node.optionBool(3)
+        asymmetricQuantizeInputs = try node.optionBool(4)
+        guard [0, 1, 2, 3, 4, 6].contains(activation) else {
+            throw node.error("unsupported fused activation \(activation)")
+        }
+        guard cellClip >= 0, projClip >= 0, cellClip.isFinite, projClip.isFinite else {
+            throw node.error("cell_clip and proj_clip must be finite and non-negative")
+        }
+    }
+
+    init(activation: Int = 4, cellClip: Float = 0, projClip: Float = 0, timeMajor: Bool = false) {
+        self.activation = activation
+        self.cellClip = cellClip
+        self.projClip = projClip
+        self.timeMajor = timeMajor
+        asymmetricQuantizeInputs = false
+    }
+
+    /// LiteRT's `ApplyActivationToVector` for one value.
+    @inline(__always) func activate(_ x: Float) -> Float {
+        switch activation {
+        case 1: return max(0, x)
+        case 2: return min(max(x, -1), 1)
+        case 3: return min(max(x, 0), 6)
+        case 4: return tanhf(x)
+        case 6: return 1 / (1 + expf(-x))
+        default: return x
+        }
+    }
+}
+
+/// The sizes of one LSTM: batch, time, input, cell and output widths.
+struct LSTMShape: Equatable {
+    var batch: Int
+    var time: Int
+    var input: Int
+    var cell: Int
+    var output: Int
+    var timeMajor: Bool
+}

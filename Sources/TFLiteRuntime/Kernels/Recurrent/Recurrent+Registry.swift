@@ -1,0 +1,7 @@
+extension OpRegistry {
+    static var recurrentKernels: [BuiltinOperator: KernelFactory] {
+        [
+            .unidirectionalSequenceLstm: { try UnidirectionalSequenceLSTMKernel($0) },
+        ]
+    }
+}
