@@ -135,10 +135,16 @@ final class BinaryElementwiseKernel: OpKernel {
         guard let pa = a.baseAddress, let pb = b.baseAddress, let po = out.baseAddress else { return }
         let threads = node.threadCount
         let minimum = 16384
-        if case .elementwise = plan.kind, T.self != Int16.self, op == .add || op == .multiply {
+        if T.self != Int16.self, op == .add || op == .multiply {
             // LiteRT's vector blocks round differently from its scalar tail: keep its split.
-            quantized.applyElementwise8(multiply: op == .multiply, pa, pb, po, plan.outputCount)
-            return
+            if case .elementwise = plan.kind {
+                quantized.applyElementwise8(multiply: op == .multiply, pa, pb, po, plan.outputCount)
+                return
+            }
+            if let fiveFold = FiveFoldBroadcast(try node.input(0).shape, try node.input(1).shape) {
+                quantized.applyFiveFold(multiply: op == .multiply, fiveFold, pa, pb, po)
+                return
+            }
         }
         switch op {
         case .add, .subtract:

@@ -104,9 +104,10 @@ extension QuantizedBinaryParams {
         return min(activationMax, max(activationMin, min(127, max(-128, Int32(r)))))
     }
 
-    /// uint8 ADD block lane: `vqrdmulh` after the left shift, then a truncating shift by the input shift.
+    /// uint8 ADD block lane (and every `AddScalarBroadcast` block): `vqrdmulh` after the left shift,
+    /// then a truncating shift by the input shift; saturates to `[lower, upper]`.
     @inline(__always)
-    func addBlockUInt8(_ x: Int32, _ y: Int32) -> Int32 {
+    func addBlockShiftAfter(_ x: Int32, _ y: Int32, lower: Int32, upper: Int32) -> Int32 {
         let a = FixedPoint.neonShift(
             FixedPoint.neonRoundingDoublingHighMul((x + input1Offset) &<< leftShift, input1.multiplier), input1.shift)
         let b = FixedPoint.neonShift(
@@ -114,17 +115,18 @@ extension QuantizedBinaryParams {
         let s = FixedPoint.roundingDivideByPOT(
             FixedPoint.neonRoundingDoublingHighMul(a &+ b, output.multiplier), max(0, -output.shift))
         let r = Int16(truncatingIfNeeded: s) &+ Int16(truncatingIfNeeded: outputOffset)
-        return min(activationMax, max(activationMin, min(255, max(0, Int32(r)))))
+        return min(activationMax, max(activationMin, min(upper, max(lower, Int32(r)))))
     }
 
     /// MUL block lane (both 8-bit types): saturating narrow to int16, wrapping offset add,
     /// saturating narrow to the element type.
     @inline(__always)
-    func multiplyBlock(_ x: Int32, _ y: Int32, lower: Int32, upper: Int32) -> Int32 {
+    /// `saturating` false is uint8 `MulSimpleBroadcast`, which narrows with `vmovn` (truncating).
+    func multiplyBlock(_ x: Int32, _ y: Int32, lower: Int32, upper: Int32, saturating: Bool = true) -> Int32 {
         let p = FixedPoint.neonShift((x + input1Offset) &* (y + input2Offset), max(0, output.shift))
         let s = FixedPoint.roundingDivideByPOT(
             FixedPoint.neonRoundingDoublingHighMul(p, output.multiplier), max(0, -output.shift))
-        let r = Int16(clamping: s) &+ Int16(truncatingIfNeeded: outputOffset)
+        let r = (saturating ? Int16(clamping: s) : Int16(truncatingIfNeeded: s)) &+ Int16(truncatingIfNeeded: outputOffset)
         return min(activationMax, max(activationMin, min(upper, max(lower, Int32(r)))))
     }
 
@@ -140,12 +142,136 @@ extension QuantizedBinaryParams {
             let x = Int32(a[i]), y = Int32(b[i])
             let r =
                 multiply
-                ? multiplyBlock(x, y, lower: lower, upper: upper) : signed ? addBlockInt8(x, y) : addBlockUInt8(x, y)
+                ? multiplyBlock(x, y, lower: lower, upper: upper)
+                : signed ? addBlockInt8(x, y) : addBlockShiftAfter(x, y, lower: lower, upper: upper)
             out[i] = T(truncatingIfNeeded: r)
         }
         for i in blocked..<count {
             let x = Int32(a[i]), y = Int32(b[i])
             out[i] = T(truncatingIfNeeded: multiply ? self.multiply(x, y) : add(x, y, subtract: false))
+        }
+    }
+}
+
+/// LiteRT's optimized 8-bit broadcasting (`BinaryBroadcastFiveFold` after `ProcessBroadcastShapes`):
+/// the output is walked as runs handed to the elementwise function (when the innermost broadcast
+/// dimension `y4` > 1) or to the scalar-broadcast function, each of which splits its run into
+/// NEON blocks and a scalar tail. Shapes LiteRT classes as generic broadcasts use the scalar
+/// formulas everywhere (`BroadcastAdd6DSlow`), as does this runtime's plain broadcast loop.
+struct FiveFoldBroadcast {
+    /// Whether LiteRT swaps the inputs (the second input is the one that broadcasts fast).
+    let swap: Bool
+    let y: [Int]
+
+    /// nil for same shapes and for LiteRT's generic broadcasts.
+    init?(_ shape0: [Int], _ shape1: [Int]) {
+        let rank = max(shape0.count, shape1.count)
+        let s0 = [Int](repeating: 1, count: rank - shape0.count) + shape0
+        let s1 = [Int](repeating: 1, count: rank - shape1.count) + shape1
+        if s0 == s1 { return nil }
+        var firstFast: Bool?
+        for i in stride(from: rank - 1, through: 0, by: -1) {
+            if s0[i] == s1[i] { continue }
+            if s0[i] == 1 { firstFast = true; break }
+            if s1[i] == 1 { firstFast = false; break }
+            return nil
+        }
+        guard let first = firstFast else { return nil }
+        swap = !first
+        let a = first ? s0 : s1, b = first ? s1 : s0
+        var y = [1, 1, 1, 1, 1]
+        var i = rank - 1
+        while i >= 0 && a[i] == b[i] { y[4] *= b[i]; i -= 1 }
+        while i >= 0 && a[i] == 1 { y[3] *= b[i]; i -= 1 }
+        while i >= 0 && a[i] == b[i] { y[2] *= a[i]; i -= 1 }
+        while i >= 0 && b[i] == 1 { y[1] *= a[i]; i -= 1 }
+        while i >= 0 && a[i] == b[i] { y[0] *= b[i]; i -= 1 }
+        if i >= 0 { return nil }
+        self.y = y
+    }
+}
+
+extension QuantizedBinaryParams {
+    /// The parameters with the two inputs' roles exchanged (LiteRT's `swap_data`).
+    func swapped() -> QuantizedBinaryParams {
+        var p = self
+        swap(&p.input1Offset, &p.input2Offset)
+        swap(&p.input1, &p.input2)
+        return p
+    }
+
+    /// One elementwise run of LiteRT's broadcast loop (blocks from the run's start).
+    @inline(__always)
+    func elementwiseRun<T: QuantizedElement>(
+        multiply: Bool, _ a: UnsafePointer<T>, _ b: UnsafePointer<T>, _ out: UnsafeMutablePointer<T>, _ n: Int
+    ) {
+        applyElementwise8(multiply: multiply, a, b, out, n)
+    }
+
+    /// One scalar-broadcast run (`AddScalarBroadcast` / `MulSimpleBroadcast`): the scalar is input 1.
+    @inline(__always)
+    func scalarRun<T: QuantizedElement>(
+        multiply: Bool, _ s: T, _ b: UnsafePointer<T>, _ out: UnsafeMutablePointer<T>, _ n: Int
+    ) {
+        let signed = T.self == Int8.self
+        let block = multiply && signed ? 16 : 8
+        let blocked = n / block * block
+        let lower = Int32(T.min), upper = Int32(T.max)
+        let x = Int32(s)
+        for i in 0..<blocked {
+            let y = Int32(b[i])
+            let r =
+                multiply
+                ? multiplyBlock(x, y, lower: lower, upper: upper, saturating: signed)
+                : addBlockShiftAfter(x, y, lower: lower, upper: upper)
+            out[i] = T(truncatingIfNeeded: r)
+        }
+        for i in blocked..<n {
+            let y = Int32(b[i])
+            out[i] = T(truncatingIfNeeded: multiply ? self.multiply(x, y) : add(x, y, subtract: false))
+        }
+    }
+
+    /// `BinaryBroadcastFiveFold` for 8-bit ADD or MUL. `a`, `b` are the kernel's inputs 0 and 1.
+    func applyFiveFold<T: QuantizedElement>(
+        multiply: Bool, _ f: FiveFoldBroadcast, _ a: UnsafePointer<T>, _ b: UnsafePointer<T>,
+        _ out: UnsafeMutablePointer<T>
+    ) {
+        let p = f.swap ? swapped() : self
+        var in1 = f.swap ? b : a
+        var in2Reset = f.swap ? a : b
+        var o = out
+        let (y0, y1, y2, y3, y4) = (f.y[0], f.y[1], f.y[2], f.y[3], f.y[4])
+        if y4 > 1 {
+            for _ in 0..<y0 {
+                var in2 = in2Reset
+                for _ in 0..<y1 {
+                    in2 = in2Reset
+                    for _ in 0..<y2 {
+                        for _ in 0..<y3 {
+                            p.elementwiseRun(multiply: multiply, in1, in2, o, y4)
+                            in2 += y4
+                            o += y4
+                        }
+                        in1 += y4
+                    }
+                }
+                in2Reset = in2
+            }
+        } else {
+            for _ in 0..<y0 {
+                var in2 = in2Reset
+                for _ in 0..<y1 {
+                    in2 = in2Reset
+                    for _ in 0..<y2 {
+                        p.scalarRun(multiply: multiply, in1[0], in2, o, y3)
+                        in2 += y3
+                        o += y3
+                        in1 += 1
+                    }
+                }
+                in2Reset = in2
+            }
         }
     }
 }
