@@ -13,6 +13,7 @@ with the builtin kernels, one thread, no delegates):
   hybrid_asym     same with asymmetric_quantize_inputs, projection and peephole
   int8            full-integer LSTM (int8 activations, int16 cell state 2^-12, int32 biases)
   int8_cifg_batch the same with CIFG and batch 2
+  int8_projection integer LSTM with projection (own hidden scale and zero point) and projection clip
 
 Deterministic: fixed seeds, so an unchanged script gives byte-identical files.
 """
@@ -98,9 +99,15 @@ def lstm_model(seed, batch, steps, n_in, n_cell, n_out, *, cifg=False, peephole=
             if gate == "i" and cifg:
                 continue
             inputs[k] = weights(f"cell_to_{gate}", [n_cell]) if hybrid else vec(f"cell_to_{gate}")
+    hidden_scale, hidden_zp = 1 / 100, -2
     if projection:
         inputs[16] = weights("projection", [n_out, n_cell])
-        inputs[17] = tensor("projection_bias", [n_out], rng.uniform(-0.2, 0.2, size=[n_out]).astype(np.float32))
+        pb = rng.uniform(-0.2, 0.2, size=[n_out])
+        if integer:
+            bscale = g.tensors[inputs[16]].quantization.scale[0] * hidden_scale
+            inputs[17] = tensor("projection_bias", [n_out], np.round(pb / bscale).astype(np.int32), 2, scale=bscale)
+        else:
+            inputs[17] = tensor("projection_bias", [n_out], pb.astype(np.float32))
     if integer:
         inputs[18] = tensor("output_state", [batch, n_out], None, INT8, True, st_scale, st_zp)
         inputs[19] = tensor("cell_state", [batch, n_cell], None, 7, True, 2.0 ** -12)
@@ -111,7 +118,10 @@ def lstm_model(seed, batch, steps, n_in, n_cell, n_out, *, cifg=False, peephole=
     if integer:
         output = tensor("output", out_shape, None, INT8, scale=st_scale, zero_point=st_zp)
         intermediates = [tensor(f"intermediate_{k}", [0]) for k in range(4)]
-        intermediates.append(tensor("hidden", [0], None, INT8, scale=st_scale, zero_point=st_zp))
+        if projection:
+            intermediates.append(tensor("hidden", [0], None, INT8, scale=hidden_scale, zero_point=hidden_zp))
+        else:
+            intermediates.append(tensor("hidden", [0], None, INT8, scale=st_scale, zero_point=st_zp))
     else:
         output = tensor("output", out_shape)
 
@@ -148,6 +158,8 @@ CASES = {
                         projection=True, peephole=True),
     "int8": dict(seed=6, batch=1, steps=6, n_in=5, n_cell=8, n_out=8, integer=True, cell_clip=3.0),
     "int8_cifg_batch": dict(seed=7, batch=2, steps=5, n_in=4, n_cell=6, n_out=6, integer=True, cifg=True),
+    "int8_projection": dict(seed=8, batch=1, steps=5, n_in=4, n_cell=6, n_out=3, integer=True, projection=True,
+                            proj_clip=0.5),
 }
 
 

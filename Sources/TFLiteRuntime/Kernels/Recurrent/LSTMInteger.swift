@@ -4,8 +4,8 @@ import Foundation
 /// and `PopulatePrecomputedZPTimesWeightsWithBias` compute them, and its step
 /// (`LstmStepInteger8x8_16`).
 ///
-/// Supported: with or without CIFG and peephole; without layer normalization and projection
-/// (those throw a clear error).
+/// Supported: with or without CIFG, peephole and projection; layer normalization throws a clear
+/// error.
 struct LSTMIntegerParameters {
     /// Gate g's input and recurrent multipliers and effective biases (nil for the input gate with CIFG).
     struct Gate {
@@ -26,6 +26,11 @@ struct LSTMIntegerParameters {
     var quantizedCellClip: Int16
     var inputZeroPoint: Int32
     var outputStateZeroPoint: Int32
+    /// Projection weights [output, cell], multiplier, effective bias and clip (nil without projection).
+    var projection: UnsafeBufferPointer<Int8>?
+    var projectionScale = FixedPoint.Multiplier(multiplier: 0, shift: 0)
+    var projectionBias: [Int32] = []
+    var quantizedProjClip: Int8 = 0
 
     init(_ node: Node, shape s: LSTMShape, options: LSTMOptions) throws {
         func t(_ i: Int) -> RuntimeTensor? { node.optionalInput(i) }
@@ -36,9 +41,6 @@ struct LSTMIntegerParameters {
         try node.expect(cellState, type: .int16, role: "cell state")
         guard t(LSTMOperand.forgetLayerNorm) == nil, t(LSTMOperand.inputLayerNorm) == nil else {
             throw node.error("integer LSTM with layer normalization is not supported")
-        }
-        guard t(LSTMOperand.projectionWeights) == nil else {
-            throw node.error("integer LSTM with projection is not supported")
         }
         for i in [1, 2, 3, 4, 5, 6, 7, 8] where t(i) != nil {
             try node.expect(try node.input(i), type: .int8, role: "weights \(i)")
@@ -106,6 +108,23 @@ struct LSTMIntegerParameters {
         let effHidden = Float(pow(2.0, -15.0) / Double(hidden.scales[0]) * pow(2.0, -15.0))
         hiddenScale = FixedPoint.quantizeMultiplier(Double(effHidden))
         hiddenZeroPoint = hidden.zeroPoints.first.map { Int32($0) } ?? 0
+        if let p = t(LSTMOperand.projectionWeights) {
+            try node.expect(p, type: .int8, role: "projection weights")
+            let pw = UnsafeBufferPointer(p.buffer(Int8.self))
+            guard pw.count == s.output * s.cell else { throw node.error("projection weights have no data") }
+            var bias: UnsafeBufferPointer<Int32>?
+            if let b = t(LSTMOperand.projectionBias) {
+                try node.expect(b, type: .int32, role: "projection bias")
+                bias = UnsafeBufferPointer(b.buffer(Int32.self))
+                guard bias!.count == s.output else { throw node.error("projection bias has no data") }
+            }
+            projection = pw
+            projectionScale = FixedPoint.quantizeMultiplier(Double(p.scale * hidden.scales[0] / stateScale))
+            projectionBias = rowSumsTimes(pw, rows: s.output, cols: s.cell, -hiddenZeroPoint, bias: bias)
+            if options.projClip > 0 {
+                quantizedProjClip = Int8(min(max(options.projClip / stateScale, -128), 127))
+            }
+        }
         if options.cellClip > 0 {
             quantizedCellClip = Int16(min(max(options.cellClip / cellScale, -32768), 32767))
         } else {
@@ -190,13 +209,28 @@ struct LSTMIntegerParameters {
             cellState[i] = Int16(c)
         }
         let outputGate = gate(gates[3]!, input: input, state: outputState, cell: cellState, batch: batch, shape: s, tanh: false)
-        // CalculateLstmOutputInteger8x8_16 without projection.
+        // CalculateLstmOutputInteger8x8_16: hidden = output_gate × tanh(cell), quantized with the
+        // hidden intermediate's scale and zero point; then the optional projection.
         let tanhBits = 15 + cellScaleExponent
+        var hidden = [Int8](repeating: 0, count: n)
         for i in 0..<n {
             let t = Int16FixedPoint.tanh(cellState[i], integerBits: tanhBits)
-            var v = FixedPoint.multiply(Int32(outputGate[i]) * Int32(t), by: hiddenScale)
-            v = v &+ hiddenZeroPoint
-            outputState[i] = Int8(min(max(v, -128), 127))
+            let v = FixedPoint.multiply(Int32(outputGate[i]) * Int32(t), by: hiddenScale) &+ hiddenZeroPoint
+            hidden[i] = Int8(min(max(v, -128), 127))
+        }
+        if let p = projection {
+            for b in 0..<batch {
+                for o in 0..<s.output {
+                    var acc = projectionBias[o]
+                    for c in 0..<s.cell { acc &+= Int32(p[o * s.cell + c]) * Int32(hidden[b * s.cell + c]) }
+                    var v = FixedPoint.multiply(acc, by: projectionScale) &+ outputStateZeroPoint
+                    v = min(max(v, -128), 127)
+                    if quantizedProjClip > 0 { v = min(max(v, -Int32(quantizedProjClip)), Int32(quantizedProjClip)) }
+                    outputState[b * s.output + o] = Int8(v)
+                }
+            }
+        } else {
+            for i in 0..<n { outputState[i] = hidden[i] }
         }
         for i in 0..<(batch * s.output) { output[i] = outputState[i] }
     }
