@@ -13,6 +13,7 @@ with the builtin kernels, one thread, no delegates):
   hybrid_asym     same with asymmetric_quantize_inputs, projection and peephole
   int8            full-integer LSTM (int8 activations, int16 cell state 2^-12, int32 biases)
   int8_cifg_batch the same with CIFG and batch 2
+  int8_layernorm  layer-normalized integer LSTM (int16 coefficients, gate intermediates' scales)
   int8_projection integer LSTM with projection (own hidden scale and zero point) and projection clip
 
 Deterministic: fixed seeds, so an unchanged script gives byte-identical files.
@@ -91,6 +92,15 @@ def lstm_model(seed, batch, steps, n_in, n_cell, n_out, *, cifg=False, peephole=
         inputs[1 + k] = weights(f"input_to_{gate}", [n_cell, n_in])
         inputs[5 + k] = weights(f"recurrent_to_{gate}", [n_cell, n_out])
         wscale = g.tensors[inputs[1 + k]].quantization.scale[0] if integer else None
+        if integer and layer_norm:
+            coef = rng.uniform(0.5, 1.5, size=[n_cell])
+            ln_scale = float(coef.max()) / 32767
+            inputs[20 + k] = tensor(f"{gate}_layer_norm", [n_cell], np.round(coef / ln_scale).astype(np.int16), 7,
+                                    scale=ln_scale)
+            bias = rng.uniform(-0.5, 0.5, size=[n_cell])
+            bscale = ln_scale / 1024
+            inputs[12 + k] = tensor(f"{gate}_bias", [n_cell], np.round(bias / bscale).astype(np.int32), 2, scale=bscale)
+            continue
         inputs[12 + k] = vec(f"{gate}_bias", weight_scale=wscale)
         if layer_norm:
             inputs[20 + k] = vec(f"{gate}_layer_norm", 0.5, 1.5)
@@ -117,7 +127,10 @@ def lstm_model(seed, batch, steps, n_in, n_cell, n_out, *, cifg=False, peephole=
     out_shape = [steps, batch, n_out] if time_major else [batch, steps, n_out]
     if integer:
         output = tensor("output", out_shape, None, INT8, scale=st_scale, zero_point=st_zp)
-        intermediates = [tensor(f"intermediate_{k}", [0]) for k in range(4)]
+        if layer_norm:
+            intermediates = [tensor(f"intermediate_{k}", [0], None, 7, scale=0.0007 + 0.0001 * k) for k in range(4)]
+        else:
+            intermediates = [tensor(f"intermediate_{k}", [0]) for k in range(4)]
         if projection:
             intermediates.append(tensor("hidden", [0], None, INT8, scale=hidden_scale, zero_point=hidden_zp))
         else:
@@ -158,6 +171,7 @@ CASES = {
                         projection=True, peephole=True),
     "int8": dict(seed=6, batch=1, steps=6, n_in=5, n_cell=8, n_out=8, integer=True, cell_clip=3.0),
     "int8_cifg_batch": dict(seed=7, batch=2, steps=5, n_in=4, n_cell=6, n_out=6, integer=True, cifg=True),
+    "int8_layernorm": dict(seed=9, batch=1, steps=5, n_in=4, n_cell=8, n_out=8, integer=True, layer_norm=True),
     "int8_projection": dict(seed=8, batch=1, steps=5, n_in=4, n_cell=6, n_out=3, integer=True, projection=True,
                             proj_clip=0.5),
 }

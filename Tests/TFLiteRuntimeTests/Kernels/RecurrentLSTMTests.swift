@@ -7,7 +7,7 @@ import Testing
 /// the int16 fixed-point activations, and state handling.
 struct RecurrentLSTMTests {
     static let fixtures = TestPaths.packageRoot.appendingPathComponent("Tests/TFLiteRuntimeTests/Fixtures/lstm")
-    static let cases = ["float", "float_peephole", "float_layernorm", "hybrid", "hybrid_asym", "int8", "int8_cifg_batch", "int8_projection"]
+    static let cases = ["float", "float_peephole", "float_layernorm", "hybrid", "hybrid_asym", "int8", "int8_cifg_batch", "int8_layernorm", "int8_projection"]
 
     private func run(_ modelPath: String, _ inputs: [NumPyArray], invokes: Int = 1) throws -> [NumPyArray] {
         let interpreter = try Interpreter(modelPath: modelPath)

@@ -4,8 +4,7 @@ import Foundation
 /// and `PopulatePrecomputedZPTimesWeightsWithBias` compute them, and its step
 /// (`LstmStepInteger8x8_16`).
 ///
-/// Supported: with or without CIFG, peephole and projection; layer normalization throws a clear
-/// error.
+/// Supported: with or without CIFG, peephole, projection and layer normalization.
 struct LSTMIntegerParameters {
     /// Gate g's input and recurrent multipliers and effective biases (nil for the input gate with CIFG).
     struct Gate {
@@ -17,6 +16,12 @@ struct LSTMIntegerParameters {
         var recurrentBias: [Int32]
         var peephole: UnsafeBufferPointer<Int16>?
         var peepholeScale: FixedPoint.Multiplier
+        /// Layer normalization: int16 coefficients, the gate bias (applied after normalization),
+        /// the coefficients' scale as a multiplier, and the variance guard.
+        var layerNorm: UnsafeBufferPointer<Int16>? = nil
+        var layerNormBias: [Int32] = []
+        var layerNormScale = FixedPoint.Multiplier(multiplier: 0, shift: 0)
+        var varianceGuard: Int32 = 1
     }
 
     var gates: [Gate?]  // input, forget, cell, output
@@ -39,9 +44,7 @@ struct LSTMIntegerParameters {
         let cellState = try node.input(LSTMOperand.cellState)
         try node.expect(outputState, type: .int8, role: "output state")
         try node.expect(cellState, type: .int16, role: "cell state")
-        guard t(LSTMOperand.forgetLayerNorm) == nil, t(LSTMOperand.inputLayerNorm) == nil else {
-            throw node.error("integer LSTM with layer normalization is not supported")
-        }
+        let useLayerNorm = t(LSTMOperand.forgetLayerNorm) != nil
         for i in [1, 2, 3, 4, 5, 6, 7, 8] where t(i) != nil {
             try node.expect(try node.input(i), type: .int8, role: "weights \(i)")
         }
@@ -66,7 +69,18 @@ struct LSTMIntegerParameters {
         let stateScale = outputState.scale
         inputZeroPoint = Int32(input.zeroPoint)
         outputStateZeroPoint = Int32(outputState.zeroPoint)
-        let intermediate = Float(pow(2.0, -12.0))
+        // Gate pre-activations are Q3.12 without layer normalization; with it, each gate's
+        // intermediate tensor gives the scale.
+        var intermediateScales = [Float](repeating: Float(pow(2.0, -12.0)), count: 4)
+        if useLayerNorm {
+            for g in 0..<4 {
+                if g == 0 && t(1) == nil { continue }
+                guard let q = node.intermediates[g].quantization, let scale = q.scales.first, scale > 0 else {
+                    throw node.error("layer-normalized integer LSTM needs the quantization of intermediate \(g)")
+                }
+                intermediateScales[g] = scale
+            }
+        }
 
         func rowSumsTimes(_ w: UnsafeBufferPointer<Int8>, rows: Int, cols: Int, _ zp: Int32, bias: UnsafeBufferPointer<Int32>?) -> [Int32] {
             (0..<rows).map { r in
@@ -86,6 +100,7 @@ struct LSTMIntegerParameters {
             guard iwq.count == s.cell * s.input, rwq.count == s.cell * s.output else { throw node.error("weights have no data") }
             let bias = t(12 + g).map { UnsafeBufferPointer($0.buffer(Int32.self)) }
             if let b = bias, b.count != s.cell { throw node.error("bias \(12 + g) has no data") }
+            let intermediate = intermediateScales[g]
             let effInput = iw.scale * inputScale / intermediate
             let effRecurrent = rw.scale * stateScale / intermediate
             let peepholeIndex: Int? = g == 0 ? 9 : g == 1 ? 10 : g == 3 ? 11 : nil
@@ -95,13 +110,23 @@ struct LSTMIntegerParameters {
                 peephole = UnsafeBufferPointer(p.buffer(Int16.self))
                 peepholeScale = FixedPoint.quantizeMultiplier(Double(Float(pow(2.0, Double(k)) * Double(p.scale) / Double(intermediate))))
             }
-            gates.append(
-                Gate(
-                    inputWeights: iwq, inputScale: FixedPoint.quantizeMultiplier(Double(effInput)),
-                    inputBias: rowSumsTimes(iwq, rows: s.cell, cols: s.input, -inputZeroPoint, bias: bias),
-                    recurrentWeights: rwq, recurrentScale: FixedPoint.quantizeMultiplier(Double(effRecurrent)),
-                    recurrentBias: rowSumsTimes(rwq, rows: s.cell, cols: s.output, -outputStateZeroPoint, bias: nil),
-                    peephole: peephole, peepholeScale: peepholeScale))
+            var gate = Gate(
+                inputWeights: iwq, inputScale: FixedPoint.quantizeMultiplier(Double(effInput)),
+                inputBias: rowSumsTimes(iwq, rows: s.cell, cols: s.input, -inputZeroPoint, bias: useLayerNorm ? nil : bias),
+                recurrentWeights: rwq, recurrentScale: FixedPoint.quantizeMultiplier(Double(effRecurrent)),
+                recurrentBias: rowSumsTimes(rwq, rows: s.cell, cols: s.output, -outputStateZeroPoint, bias: nil),
+                peephole: peephole, peepholeScale: peepholeScale)
+            if useLayerNorm {
+                guard let ln = t(20 + g) else { throw node.error("layer norm coefficients \(20 + g) are missing") }
+                try node.expect(ln, type: .int16, role: "layer norm coefficients \(20 + g)")
+                let coefficients = UnsafeBufferPointer(ln.buffer(Int16.self))
+                guard coefficients.count == s.cell, let b = bias else { throw node.error("layer norm operands have no data") }
+                gate.layerNorm = coefficients
+                gate.layerNormBias = Array(b)
+                gate.layerNormScale = FixedPoint.quantizeMultiplier(Double(ln.scale))
+                gate.varianceGuard = max(1, Int32(clamping: Int64(10000 * ln.scale)))
+            }
+            gates.append(gate)
         }
         guard gates[1] != nil, gates[2] != nil, gates[3] != nil else { throw node.error("forget, cell and output gate weights are required") }
         self.gates = gates
@@ -183,10 +208,79 @@ struct LSTMIntegerParameters {
                 out[b * s.cell + r] = Int16(v)
             }
         }
+        if let ln = g.layerNorm {
+            for b in 0..<batch { Self.layerNorm(&out, offset: b * s.cell, count: s.cell, ln, g) }
+        }
         for i in out.indices {
             out[i] = tanh ? Int16FixedPoint.tanh(out[i], integerBits: 3) : Int16FixedPoint.logistic(out[i], integerBits: 3)
         }
         return out
+    }
+
+    /// LiteRT's `PortableApplyLayerNorm` on one batch row, in place.
+    private static func layerNorm(
+        _ x: inout [Int16], offset: Int, count n: Int, _ weights: UnsafeBufferPointer<Int16>, _ g: Gate
+    ) {
+        let twoToPower20: Int64 = 1 << 20
+        var sum: Int64 = 0, sumSq: Int64 = 0
+        for j in 0..<n {
+            let v = Int64(x[offset + j])
+            sum += v
+            sumSq += v * v
+        }
+        let mean = Int32(truncatingIfNeeded: sum * 1024 / Int64(n))
+        let temp = Int64(Int32(twoToPower20) / Int32(n))
+        let variance = sumSq &* temp &- Int64(mean) * Int64(mean)
+        var variance2 = Int32(truncatingIfNeeded: variance / twoToPower20)
+        if variance2 < 1 { variance2 = g.varianceGuard }
+        let inverse = invSqrtMultiplier(variance2)
+        let outScale = FixedPoint.Multiplier(multiplier: g.layerNormScale.multiplier, shift: g.layerNormScale.shift + 12)
+        for j in 0..<n {
+            let shifted = 1024 &* Int32(x[offset + j]) &- mean
+            let rescaled = FixedPoint.multiply(shifted, by: inverse)
+            let val3 = Int64(rescaled &* Int32(weights[j]) &+ g.layerNormBias[j])
+            let val4 = Int32(truncatingIfNeeded: (val3 > 0 ? val3 + 512 : val3 - 512) / 1024)
+            let val5 = FixedPoint.multiply(val4, by: outScale)
+            x[offset + j] = Int16(clamp16(val5))
+        }
+    }
+
+    /// LiteRT's `GetInvSqrtQuantizedMultiplierExp(input, reverse_shift: -1)`: 1/sqrt(input) as a
+    /// Q31 multiplier and a (left) shift.
+    static func invSqrtMultiplier(_ value: Int32) -> FixedPoint.Multiplier {
+        if value <= 1 { return FixedPoint.Multiplier(multiplier: Int32.max, shift: 0) }
+        var input = value
+        var shift = 11
+        while input >= (1 << 29) {
+            input /= 4
+            shift += 1
+        }
+        let maxLeftShiftBits = UInt32(input).leadingZeroBitCount - 1
+        let leftShiftBitPairs = maxLeftShiftBits / 2 - 1
+        shift -= leftShiftBitPairs
+        input <<= Int32(2 * leftShiftBitPairs)
+        func srmPOT(_ x: Int32, _ e: Int) -> Int32 {
+            if e < 0 { return FixedPoint.roundingDivideByPOT(x, -e) }
+            let threshold: Int32 = (1 << Int32(31 - e)) - 1
+            if x > threshold { return Int32.max }
+            if x < -threshold { return Int32.min }
+            return x << Int32(e)
+        }
+        let mul = FixedPoint.saturatingRoundingDoublingHighMul
+        let fixedInput = input >> 1  // F3
+        let halfInput = srmPOT(fixedInput, -1)
+        let halfThree: Int32 = (1 << 28) + (1 << 27)
+        var x: Int32 = 1 << 28  // F3 one
+        for _ in 0..<5 {
+            let x3 = srmPOT(mul(mul(x, x), x), 6)  // F9 -> F3
+            x = srmPOT(mul(halfThree, x) &- mul(halfInput, x3), 3)  // F6 -> F3
+        }
+        x = mul(x, 1_518_500_250)  // × sqrt(2)/2
+        if shift < 0 {
+            x <<= Int32(-shift)
+            shift = 0
+        }
+        return FixedPoint.Multiplier(multiplier: x, shift: -shift)
     }
 
     func step(
