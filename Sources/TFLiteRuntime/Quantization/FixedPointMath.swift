@@ -41,3 +41,84 @@ extension FixedPoint {
         return table
     }
 }
+
+/// LiteRT's int16 LOGISTIC and TANH (`reference_integer_ops::Logistic` / `Tanh`, the path its
+/// optimized resolver takes whenever the input scale is not a power of two): the input is rescaled
+/// to 1/(3·4096) units and `sigmoid_table_uint16` (sigmoid(i/24) in 0.16 format, LiteRT's constant
+/// table, reproduced below as data) is interpolated linearly.
+enum QuantizedInt16Sigmoid {
+    /// LiteRT's `sigmoid_table_uint16` (tflite/kernels/internal/common.h).
+    static let table: [UInt32] = [
+        32768, 33451, 34133, 34813, 35493, 36169, 36843, 37513, 38180, 38841, 39498, 40149,
+        40794, 41432, 42064, 42688, 43304, 43912, 44511, 45102, 45683, 46255, 46817, 47369,
+        47911, 48443, 48964, 49475, 49975, 50464, 50942, 51409, 51865, 52311, 52745, 53169,
+        53581, 53983, 54374, 54755, 55125, 55485, 55834, 56174, 56503, 56823, 57133, 57433,
+        57724, 58007, 58280, 58544, 58800, 59048, 59288, 59519, 59743, 59959, 60168, 60370,
+        60565, 60753, 60935, 61110, 61279, 61441, 61599, 61750, 61896, 62036, 62172, 62302,
+        62428, 62549, 62666, 62778, 62886, 62990, 63090, 63186, 63279, 63368, 63454, 63536,
+        63615, 63691, 63765, 63835, 63903, 63968, 64030, 64090, 64148, 64204, 64257, 64308,
+        64357, 64405, 64450, 64494, 64536, 64576, 64614, 64652, 64687, 64721, 64754, 64786,
+        64816, 64845, 64873, 64900, 64926, 64950, 64974, 64997, 65019, 65039, 65060, 65079,
+        65097, 65115, 65132, 65149, 65164, 65179, 65194, 65208, 65221, 65234, 65246, 65258,
+        65269, 65280, 65291, 65301, 65310, 65319, 65328, 65337, 65345, 65352, 65360, 65367,
+        65374, 65381, 65387, 65393, 65399, 65404, 65410, 65415, 65420, 65425, 65429, 65433,
+        65438, 65442, 65445, 65449, 65453, 65456, 65459, 65462, 65465, 65468, 65471, 65474,
+        65476, 65479, 65481, 65483, 65485, 65488, 65489, 65491, 65493, 65495, 65497, 65498,
+        65500, 65501, 65503, 65504, 65505, 65507, 65508, 65509, 65510, 65511, 65512, 65513,
+        65514, 65515, 65516, 65517, 65517, 65518, 65519, 65520, 65520, 65521, 65522, 65522,
+        65523, 65523, 65524, 65524, 65525, 65525, 65526, 65526, 65526, 65527, 65527, 65528,
+        65528, 65528, 65529, 65529, 65529, 65529, 65530, 65530, 65530, 65530, 65531, 65531,
+        65531, 65531, 65531, 65532, 65532, 65532, 65532, 65532, 65532, 65533, 65533, 65533,
+        65533, 65533, 65533, 65533, 65533, 65534, 65534, 65534, 65534, 65534, 65534, 65534,
+        65534, 65534, 65534, 65535,
+    ]
+
+    /// The input multiplier and left shift of `SigmoidPrepare`/`TanhPrepare` for a non-power-of-two
+    /// scale; nil when LiteRT would take its power-of-two fixed-point path instead.
+    static func inputRescale(scale: Float, tanh: Bool) -> (multiplier: Int32, shift: Int32)? {
+        let log2 = Foundation.log(scale) * (1 / Foundation.log(Float(2)))
+        let rounded = log2.rounded(.toNearestOrAwayFromZero)
+        let isPOT = Swift.abs(log2 - rounded) < 1e-3
+        let potShift = 12 + Int(rounded)
+        if isPOT && (potShift == 0 || (tanh && potShift == 1)) { return nil }
+        var multiplier = Double(scale) * 4096.0 * 3.0
+        var shift: Int32 = 0
+        while multiplier <= 32767.0 / 2.0 && shift <= 30 {
+            shift += 1
+            multiplier *= 2.0
+        }
+        return (Int32(multiplier), shift)
+    }
+
+    static func logistic(_ x: Int32, multiplier: Int32, shift: Int32) -> Int32 {
+        let round: Int32 = shift > 0 ? 1 << (shift - 1) : 0
+        let input = (x &* multiplier &+ round) >> shift
+        let magnitude = UInt32(input.magnitude)
+        let uh = magnitude >> 9
+        var result: UInt32
+        if uh >= 255 {
+            result = 0x7FFF << 10
+        } else {
+            let ua = table[Int(uh)], ub = table[Int(uh) + 1]
+            result = (ua << 9) &+ (magnitude & 0x1ff) &* (ub &- ua)
+        }
+        result = input >= 0 ? result &+ (1 << 9) : (1 << 25) &- result &+ (1 << 9) &- 1
+        return Int32(Int16(truncatingIfNeeded: result >> 10))
+    }
+
+    static func tanh(_ x: Int32, multiplier: Int32, shift: Int32) -> Int32 {
+        let round: Int32 = shift > 0 ? 1 << (shift - 1) : 0
+        let input = (x &* multiplier &+ round) >> shift
+        let magnitude = UInt32(input.magnitude)
+        let uh = magnitude >> 8
+        var result: Int32
+        if uh >= 255 {
+            result = 0xFFFF << 8
+        } else {
+            let ua = Int32(table[Int(uh)]), ub = Int32(table[Int(uh) + 1])
+            result = (ua << 8) &+ Int32(magnitude & 0xFF) &* (ub &- ua)
+        }
+        result = input >= 0 ? result - (1 << 23) + (1 << 7) : -result + (1 << 23) + (1 << 7) - 1
+        return Int32(Int16(truncatingIfNeeded: result >> 8))
+    }
+}

@@ -73,6 +73,22 @@ import Testing
         #expect(got == values.map { R.reluX($0, p, multiplier: m, lower: 0, upper: 6) })
     }
 
+    @Test func int16LogisticAndTanh() throws {
+        let values: [Int32] = [-32768, -9000, -1, 0, 1, 5000, 32767]
+        let scale: Float = 0.0003
+        let (m, shift) = try #require(QuantizedInt16Sigmoid.inputRescale(scale: scale, tanh: false))
+        let s = try Self.run(.logistic, values, .int16, inScale: scale, inZero: 0, outScale: 1.0 / 32768, outZero: 0)
+        #expect(s == values.map { QuantizedInt16Sigmoid.logistic($0, multiplier: m, shift: shift) })
+        // sigmoid(0) = 0.5 = 16384 / 2^15; tanh(0) = 0; saturation at the ends.
+        #expect(s[3] == 16384)
+        let t = try Self.run(.tanh, values, .int16, inScale: scale, inZero: 0, outScale: 1.0 / 32768, outZero: 0)
+        #expect(t[3] == 0 && t[0] < -32000 && t[6] > 32000)
+        // A power-of-two input scale takes LiteRT's gemmlowp path, which this runtime refuses.
+        #expect(throws: (any Error).self) {
+            try Self.run(.logistic, [0], .int16, inScale: 1.0 / 4096, inZero: 0, outScale: 1.0 / 32768, outZero: 0)
+        }
+    }
+
     @Test func handCheckedValues() throws {
         // sigmoid(0) = 0.5 = 128/256; sigmoid of a large input saturates at 255.
         let s = try Self.run(.logistic, [0, 255], .uint8, inScale: 1, inZero: 0, outScale: 1.0 / 256, outZero: 0)

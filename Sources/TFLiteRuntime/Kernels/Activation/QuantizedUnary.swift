@@ -32,11 +32,16 @@ struct QuantizedUnaryTable {
         let is8 = x.type != .int16
         let f: (Int32) -> Int32
         switch op {
+        case .logistic where !is8, .tanh where !is8:
+            guard y.scale == 1.0 / 32768 else { throw node.error("int16 \(op) output scale must be 2^-15") }
+            guard let (m, shift) = QuantizedInt16Sigmoid.inputRescale(scale: x.scale, tanh: op == .tanh) else {
+                throw node.error("int16 \(op) with a power-of-two input scale is not supported")
+            }
+            f = op == .tanh
+                ? { QuantizedInt16Sigmoid.tanh($0, multiplier: m, shift: shift) }
+                : { QuantizedInt16Sigmoid.logistic($0, multiplier: m, shift: shift) }
         case .logistic, .tanh, .elu, .gelu:
             guard is8 else { throw node.error("int16 \(op) is not supported") }
-            if op == .logistic || op == .tanh {
-                // LiteRT requires these output scales (1/256 for LOGISTIC; TANH's int8 is 1/128).
-            }
             if op == .elu && x.type != .int8 { throw node.error("ELU supports int8 only (as LiteRT)") }
             let t: (Float) -> Float
             switch op {
