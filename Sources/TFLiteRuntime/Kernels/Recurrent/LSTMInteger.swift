@@ -59,6 +59,9 @@ struct LSTMIntegerParameters {
         }
         // Cell state scale must be a power of two 2^k with k <= -9 (LiteRT's CheckedLog2).
         let cellScale = cellState.scale
+        guard cellScale > 0, cellScale.isFinite else {
+            throw node.error("cell state scale \(cellScale) must be a positive power of two")
+        }
         let log2Scale = log2(Double(cellScale))
         let k = Int(log2Scale.rounded())
         guard cellScale > 0, abs(log2Scale - Double(k)) < 1e-3, k <= -9, 15 + k >= 0 else {
@@ -108,12 +111,13 @@ struct LSTMIntegerParameters {
             var peepholeScale = FixedPoint.Multiplier(multiplier: 0, shift: 0)
             if let pi = peepholeIndex, let p = t(pi) {
                 peephole = UnsafeBufferPointer(p.buffer(Int16.self))
-                peepholeScale = FixedPoint.quantizeMultiplier(Double(Float(pow(2.0, Double(k)) * Double(p.scale) / Double(intermediate))))
+                peepholeScale = try Self.multiplier(
+                    Double(Float(pow(2.0, Double(k)) * Double(p.scale) / Double(intermediate))), "peephole", node)
             }
             var gate = Gate(
-                inputWeights: iwq, inputScale: FixedPoint.quantizeMultiplier(Double(effInput)),
+                inputWeights: iwq, inputScale: try Self.multiplier(Double(effInput), "input-to-gate", node),
                 inputBias: rowSumsTimes(iwq, rows: s.cell, cols: s.input, -inputZeroPoint, bias: useLayerNorm ? nil : bias),
-                recurrentWeights: rwq, recurrentScale: FixedPoint.quantizeMultiplier(Double(effRecurrent)),
+                recurrentWeights: rwq, recurrentScale: try Self.multiplier(Double(effRecurrent), "recurrent-to-gate", node),
                 recurrentBias: rowSumsTimes(rwq, rows: s.cell, cols: s.output, -outputStateZeroPoint, bias: nil),
                 peephole: peephole, peepholeScale: peepholeScale)
             if useLayerNorm {
@@ -123,15 +127,15 @@ struct LSTMIntegerParameters {
                 guard coefficients.count == s.cell, let b = bias else { throw node.error("layer norm operands have no data") }
                 gate.layerNorm = coefficients
                 gate.layerNormBias = Array(b)
-                gate.layerNormScale = FixedPoint.quantizeMultiplier(Double(ln.scale))
-                gate.varianceGuard = max(1, Int32(clamping: Int64(10000 * ln.scale)))
+                gate.layerNormScale = try Self.multiplier(Double(ln.scale), "layer norm", node)
+                gate.varianceGuard = max(1, Int32(clamping: Int64(min(10000 * Double(ln.scale), 1e9))))
             }
             gates.append(gate)
         }
         guard gates[1] != nil, gates[2] != nil, gates[3] != nil else { throw node.error("forget, cell and output gate weights are required") }
         self.gates = gates
         let effHidden = Float(pow(2.0, -15.0) / Double(hidden.scales[0]) * pow(2.0, -15.0))
-        hiddenScale = FixedPoint.quantizeMultiplier(Double(effHidden))
+        hiddenScale = try Self.multiplier(Double(effHidden), "hidden", node)
         hiddenZeroPoint = hidden.zeroPoints.first.map { Int32($0) } ?? 0
         if let p = t(LSTMOperand.projectionWeights) {
             try node.expect(p, type: .int8, role: "projection weights")
@@ -144,10 +148,11 @@ struct LSTMIntegerParameters {
                 guard bias!.count == s.output else { throw node.error("projection bias has no data") }
             }
             projection = pw
-            projectionScale = FixedPoint.quantizeMultiplier(Double(p.scale * hidden.scales[0] / stateScale))
+            projectionScale = try Self.multiplier(Double(p.scale * hidden.scales[0] / stateScale), "projection", node)
             projectionBias = rowSumsTimes(pw, rows: s.output, cols: s.cell, -hiddenZeroPoint, bias: bias)
             if options.projClip > 0 {
-                quantizedProjClip = Int8(min(max(options.projClip / stateScale, -128), 127))
+                let clip = options.projClip / stateScale
+                quantizedProjClip = clip.isNaN ? 0 : Int8(min(max(clip, -128), 127))
             }
         }
         if options.cellClip > 0 {
@@ -155,6 +160,12 @@ struct LSTMIntegerParameters {
         } else {
             quantizedCellClip = 0
         }
+    }
+
+    /// `QuantizeMultiplier` of an effective scale, refusing values it cannot represent.
+    static func multiplier(_ real: Double, _ what: String, _ node: Node) throws -> FixedPoint.Multiplier {
+        guard real.isFinite, real >= 0 else { throw node.error("\(what) scale \(real) is not a finite non-negative number") }
+        return FixedPoint.quantizeMultiplier(real)
     }
 
     /// Runs the whole sequence.

@@ -272,6 +272,7 @@ struct LSTMFloatCell {
                 let rmin = Double(min(0, lo)), rmax = Double(max(0, hi))
                 if rmin == rmax { continue }
                 let scale = (rmax - rmin) / 255
+                guard scale.isFinite, scale > 0 else { continue }
                 let zpFromMin = -128 - rmin / scale
                 let zpFromMax = 127 - rmax / scale
                 let errMin = 128 + abs(rmin / scale)
@@ -282,21 +283,25 @@ struct LSTMFloatCell {
                 offsets[b] = zp
                 let inv = Float(1.0 / Double(Float(scale)))
                 for i in 0..<count {
-                    let v = Int32((Float(zp) + row[i] * inv).rounded(.toNearestOrAwayFromZero))
-                    q[b * count + i] = Int8(min(127, max(-128, v)))
+                    q[b * count + i] = Self.saturate((Float(zp) + row[i] * inv).rounded(.toNearestOrAwayFromZero), -128)
                 }
             } else {
                 let range = max(abs(lo), abs(hi))
-                if range == 0 { continue }
+                if range == 0 || !range.isFinite { continue }
                 scales[b] = range / 127
                 let inv = 127 / range
                 for i in 0..<count {
-                    let v = Int32((row[i] * inv).rounded(.toNearestOrAwayFromZero))
-                    q[b * count + i] = Int8(min(127, max(-127, v)))
+                    q[b * count + i] = Self.saturate((row[i] * inv).rounded(.toNearestOrAwayFromZero), -127)
                 }
             }
         }
         return (scales, offsets)
+    }
+
+    /// A rounded float clamped to [lower, 127] (NaN reads as 0) — never traps on odd inputs.
+    private static func saturate(_ f: Float, _ lower: Float) -> Int8 {
+        guard !f.isNaN else { return 0 }
+        return Int8(min(127, max(lower, f)))
     }
 
     /// gate += W · x for each batch row (float), or the hybrid int8 product scaled back to float.
