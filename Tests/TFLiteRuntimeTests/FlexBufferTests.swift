@@ -148,6 +148,18 @@ struct FlexBufferTests {
         #expect(throws: FlexBufferError.self) { try root([0xFF, 0x01, 0x02, 0x2C, 0x01]).element(5) }
     }
 
+    @Test func randomBuffersNeverTrap() throws {
+        var rng = SplitMix64(seed: 99)
+        for n in 0..<3000 {
+            let count = 3 + n % 40
+            var bytes = (0..<count).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            // Keep the root width valid half of the time so reading goes deeper.
+            if n % 2 == 0 { bytes[count - 1] = [1, 2, 4, 8][n / 2 % 4] }
+            _ = try? walk(root(bytes))
+            _ = try? bytes.withUnsafeBytes { try DetectionOptions(flexBuffer: $0, what: "fuzz") }
+        }
+    }
+
     @Test func cyclicVectorIsCutOffByTheDepthLimit() throws {
         // An untyped vector whose only element is an offset of 0: the vector itself.
         let cyclic: [UInt8] = [0x01, 0x00, 0x28, 0x02, 0x28, 0x01]
