@@ -105,6 +105,18 @@ import Testing
         }
     }
 
+    @Test func preluHandChecked() throws {
+        // Scales 0.5, zero points 0, alpha per last axis: -4 (-2.0) × alpha 1 (0.5) = -1.0 = -2 units;
+        // -4 × alpha 3 (1.5) = -3.0 = -6 units; positive values stay.
+        let h = ElementwiseTestKit.Harness()
+        let out = QuantizedTestKit.output(.int8, scale: 0.5, zeroPoint: 0)
+        try h.run(
+            .prelu,
+            [try QuantizedTestKit.make(h, [-4, 6, 6, -4], [2, 2], .int8, 0.5, 0),
+             try QuantizedTestKit.make(h, [1, 3], [2], .int8, 0.5, 0)], outputs: [out])
+        #expect(QuantizedTestKit.values(out) == [-2, 6, 6, -6])
+    }
+
     @Test func softmaxMatchesReference() throws {
         var random = ElementwiseTestKit.Random(seed: 5)
         for type in [TensorType.int8, .uint8] {

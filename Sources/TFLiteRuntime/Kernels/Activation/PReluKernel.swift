@@ -2,8 +2,13 @@
 /// `x` by NumPy rules (usually one slope per channel). Float32.
 ///
 /// The output has the broadcast shape of the two inputs, as in LiteRT.
+///
+/// uint8 and int8 (same type for input and alpha) follow LiteRT's `reference_ops::Prelu` /
+/// `BroadcastPrelu4DSlow`: `x − zp ≥ 0` is rescaled by `s_x / s_out`, otherwise the product
+/// `(x − zp)(α − zp_α)` by `s_x s_α / s_out`.
 final class PReluKernel: OpKernel {
     private var plan: BroadcastPlan?
+    private var quantized: QuantizedPReluParameters?
 
     init(_ node: Node) throws { try node.expect(inputs: 2, outputs: 1) }
 
@@ -14,8 +19,14 @@ final class PReluKernel: OpKernel {
         case .float32:
             break
         case .uint8, .int8:
-            // The quantized variant (two output multipliers) gets its preparation here.
-            throw node.error("quantized \(x.type.name) input is not supported yet")
+            let y = try node.output(0)
+            guard x.quantization != nil, alpha.quantization != nil, y.quantization != nil, y.scale > 0 else {
+                throw node.error("quantized input, alpha and output need scales")
+            }
+            quantized = QuantizedPReluParameters(
+                inputOffset: -Int32(x.zeroPoint), alphaOffset: -Int32(alpha.zeroPoint), outputOffset: Int32(y.zeroPoint),
+                identity: FixedPoint.quantizeMultiplier(Double(x.scale / y.scale)),
+                product: FixedPoint.quantizeMultiplier(Double(x.scale * alpha.scale / y.scale)))
         default:
             throw node.error("input type \(x.type.name) is not supported; supported: FLOAT32")
         }
@@ -34,12 +45,47 @@ final class PReluKernel: OpKernel {
 
     func eval(_ node: Node) throws {
         guard let plan else { throw node.error("eval before prepare") }
+        switch try node.input(0).type {
+        case .uint8: return try runQuantized(UInt8.self, node, plan)
+        case .int8: return try runQuantized(Int8.self, node, plan)
+        default: break
+        }
         let x = try node.elementwiseBuffer(try node.input(0), Float.self, role: "input")
         let alpha = try node.elementwiseBuffer(try node.input(1), Float.self, role: "alpha")
         let y = try node.elementwiseBuffer(try node.output(0), Float.self, role: "output")
         guard y.count == plan.outputCount else { throw node.error("output is not sized for the broadcast shape") }
         guard let px = x.baseAddress, let pa = alpha.baseAddress, let py = y.baseAddress else { return }
         plan.apply(PReluFunctor(), px, pa, py, threads: node.threadCount, minimumPerThread: 32768)
+    }
+}
+
+extension PReluKernel {
+    private func runQuantized<T: QuantizedElement>(_: T.Type, _ node: Node, _ plan: BroadcastPlan) throws {
+        guard let quantized else { throw node.error("eval before prepare") }
+        let x = try node.elementwiseBuffer(try node.input(0), T.self, role: "input")
+        let alpha = try node.elementwiseBuffer(try node.input(1), T.self, role: "alpha")
+        let y = try node.elementwiseBuffer(try node.output(0), T.self, role: "output")
+        guard y.count == plan.outputCount else { throw node.error("output is not sized for the broadcast shape") }
+        guard let px = x.baseAddress, let pa = alpha.baseAddress, let py = y.baseAddress else { return }
+        plan.apply(QuantizedPReluFunctor<T>(p: quantized), px, pa, py, threads: node.threadCount, minimumPerThread: 32768)
+    }
+}
+
+/// Quantized PRELU of raw values.
+struct QuantizedPReluParameters {
+    var inputOffset: Int32, alphaOffset: Int32, outputOffset: Int32
+    var identity: FixedPoint.Multiplier, product: FixedPoint.Multiplier
+}
+
+struct QuantizedPReluFunctor<T: FixedWidthInteger>: BinaryFunctor {
+    let p: QuantizedPReluParameters
+    @inline(__always) func callAsFunction(_ x: T, _ alpha: T) -> T {
+        let v = p.inputOffset + Int32(x)
+        let r =
+            v >= 0
+            ? FixedPoint.multiply(v, by: p.identity)
+            : FixedPoint.multiply(v &* (p.alphaOffset + Int32(alpha)), by: p.product)
+        return T(truncatingIfNeeded: min(Int32(T.max), max(Int32(T.min), r &+ p.outputOffset)))
     }
 }
 
