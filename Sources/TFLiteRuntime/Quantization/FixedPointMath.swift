@@ -122,3 +122,51 @@ enum QuantizedInt16Sigmoid {
         return Int32(Int16(truncatingIfNeeded: result >> 8))
     }
 }
+
+extension FixedPoint {
+    /// gemmlowp's `SaturatingRoundingMultiplyByPOT<exponent>` on int32 raw values.
+    @inline(__always)
+    static func saturatingRoundingMultiplyByPOT(_ x: Int32, _ exponent: Int) -> Int32 {
+        if exponent == 0 { return x }
+        if exponent < 0 { return roundingDivideByPOT(x, -exponent) }
+        let threshold = Int32((1 << (31 - exponent)) - 1)
+        if x > threshold { return Int32.max }
+        if x < -threshold { return Int32.min }
+        return x << Int32(exponent)
+    }
+
+    /// LiteRT's `GetInvSqrtQuantizedMultiplierExp` with `reverse_shift` −1: 1/√input as a Q31
+    /// multiplier and a left shift, by five Newton steps in gemmlowp fixed point (Q3 numbers).
+    static func inverseSqrtMultiplier(_ value: Int32) -> Multiplier {
+        var input = value
+        if input <= 1 { return Multiplier(multiplier: Int32.max, shift: 0) }
+        var shift = 11
+        while input >= (1 << 29) {
+            input /= 4
+            shift += 1
+        }
+        let maxLeftShiftBits = UInt32(input).leadingZeroBitCount - 1
+        let leftShiftBitPairs = maxLeftShiftBits / 2 - 1
+        shift -= leftShiftBitPairs
+        input <<= Int32(2 * leftShiftBitPairs)
+        // Q3 fixed point: raw r means r / 2^28. Products of Qa and Qb are Q(a+b) (SRDHM of the raws).
+        let fixedInput = input >> 1
+        let halfInput = saturatingRoundingMultiplyByPOT(fixedInput, -1)
+        let halfThree: Int32 = (1 << 28) + (1 << 27)
+        var x: Int32 = 1 << 28
+        for _ in 0..<5 {
+            let x2 = saturatingRoundingDoublingHighMul(x, x)  // Q6
+            let x3 = saturatingRoundingMultiplyByPOT(saturatingRoundingDoublingHighMul(x2, x), 6)  // Q9 → Q3
+            let a = saturatingRoundingDoublingHighMul(halfThree, x)  // Q6
+            let b = saturatingRoundingDoublingHighMul(halfInput, x3)  // Q6
+            x = saturatingRoundingMultiplyByPOT(a &- b, 3)  // Q6 → Q3
+        }
+        x = saturatingRoundingDoublingHighMul(x, 1_518_500_250)  // × √2/2 (Q0): stays Q3
+        var m = x
+        if shift < 0 {
+            m <<= Int32(-shift)
+            shift = 0
+        }
+        return Multiplier(multiplier: m, shift: -shift)
+    }
+}

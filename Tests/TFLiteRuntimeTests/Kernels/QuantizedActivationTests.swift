@@ -105,6 +105,22 @@ import Testing
         }
     }
 
+    @Test func rsqrtMatchesReferenceAndHandValues() throws {
+        let p = R.Params(inputScale: 0.25, inputZeroPoint: -128, outputScale: 0.01, outputZeroPoint: -128, qmin: -128, qmax: 127)
+        let m = FixedPoint.quantizeMultiplier(1.0 / Double(Float(0.25).squareRoot() * Float(0.01)))
+        let all = Array(Int32(-128)...127)
+        let got = try Self.run(.rsqrt, all, .int8, inScale: 0.25, inZero: -128, outScale: 0.01, outZero: -128)
+        #expect(got == all.map { R.rsqrt($0, p, multiplier: m) })
+        // x = 1.0 (4 units above the zero point): 1/sqrt(1) = 1.0 = 100 units above -128.
+        #expect(got[4] == -28)
+        // x = 33.0 (132 units): 1/sqrt(33) = 0.174 = 17 units.
+        #expect(got[132] == -111)
+        // Below the zero point is an error, as in LiteRT.
+        #expect(throws: (any Error).self) {
+            try Self.run(.rsqrt, [-5], .int8, inScale: 0.25, inZero: 0, outScale: 0.01, outZero: 0)
+        }
+    }
+
     @Test func preluHandChecked() throws {
         // Scales 0.5, zero points 0, alpha per last axis: -4 (-2.0) × alpha 1 (0.5) = -1.0 = -2 units;
         // -4 × alpha 3 (1.5) = -3.0 = -6 units; positive values stay.

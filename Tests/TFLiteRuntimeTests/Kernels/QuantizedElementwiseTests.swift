@@ -129,6 +129,17 @@ enum QuantizedTestKit {
         }
     }
 
+    @Test func squaredDifferenceHandChecked() throws {
+        // Scales 0.5, zero points 0: (3.0 - 1.0)^2 = 4.0 = 8 units; (-2.0 - 1.5)^2 = 12.25 → 24.5 → 25 units.
+        let h = ElementwiseTestKit.Harness()
+        let out = QuantizedTestKit.output(.int8, scale: 0.5, zeroPoint: 0)
+        try h.run(
+            .squaredDifference,
+            [try QuantizedTestKit.make(h, [6, -4], [2], .int8, 0.5, 0), try QuantizedTestKit.make(h, [2, 3], [2], .int8, 0.5, 0)],
+            outputs: [out])
+        #expect(QuantizedTestKit.values(out) == [8, 25])
+    }
+
     @Test func handCheckedValues() throws {
         // int8, every scale 0.5 and zero point 0: raw values add (1.5 + 2.0 = 3.5 is 7 units).
         let h = ElementwiseTestKit.Harness()

@@ -76,6 +76,11 @@ struct QuantizedUnaryTable {
             guard x.type != .uint8 else { throw node.error("uint8 SQRT is not supported (as LiteRT)") }
             minimumValid = p.inputZeroPoint
             f = { R.sqrt($0, p) }
+        case .rsqrt:
+            guard x.type == .int8 else { throw node.error("quantized RSQRT supports int8 only here") }
+            minimumValid = p.inputZeroPoint
+            let m = FixedPoint.quantizeMultiplier(1.0 / Double(x.scale.squareRoot() * y.scale))
+            f = { R.rsqrt($0, p, multiplier: m) }
         default:
             throw node.error("quantized \(x.type.name) input is not supported for this operator")
         }

@@ -118,6 +118,8 @@ final class BinaryElementwiseKernel: OpKernel {
             quantized = .multiply(a: a, b: b, out: out, activation: activation)
         case .maximum, .minimum:
             break
+        case .squaredDifference where a.type == .int8:
+            quantized = .squaredDifference(a: a, b: b, out: out)
         default:
             throw node.error("quantized \(a.type.name) inputs are not supported")
         }
@@ -155,6 +157,10 @@ final class BinaryElementwiseKernel: OpKernel {
             plan.apply(
                 QuantizedMultiplyFunctor<T>(p: quantized), UnsafePointer(pa), UnsafePointer(pb), po, threads: threads,
                 minimumPerThread: minimum)
+        case .squaredDifference:
+            plan.apply(
+                QuantizedSquaredDifferenceFunctor<T>(p: quantized), UnsafePointer(pa), UnsafePointer(pb), po,
+                threads: threads, minimumPerThread: minimum)
         case .maximum, .minimum:
             plan.apply(
                 QuantizedMaxMinFunctor<T>(maximum: op == .maximum), UnsafePointer(pa), UnsafePointer(pb), po,

@@ -47,6 +47,31 @@ struct QuantizedBinaryParams {
         return p
     }
 
+    /// SQUARED_DIFFERENCE (int8 only in LiteRT): inputs rescaled as for ADD but with a left shift of
+    /// 7, the difference squared, then `twiceMax² / (2^14 · s_out)`.
+    static func squaredDifference(a: RuntimeTensor, b: RuntimeTensor, out: RuntimeTensor) -> QuantizedBinaryParams {
+        var p = QuantizedBinaryParams()
+        p.input1Offset = -Int32(a.zeroPoint)
+        p.input2Offset = -Int32(b.zeroPoint)
+        p.outputOffset = Int32(out.zeroPoint)
+        p.leftShift = 7
+        let twiceMax = Double(2 * max(a.scale, b.scale))
+        p.input1 = FixedPoint.quantizeMultiplier(Double(a.scale) / twiceMax)
+        p.input2 = FixedPoint.quantizeMultiplier(Double(b.scale) / twiceMax)
+        p.output = FixedPoint.quantizeMultiplier(twiceMax * twiceMax / Double(Float(1 << 14) * out.scale))
+        (p.activationMin, p.activationMax) = (-128, 127)
+        return p
+    }
+
+    @inline(__always)
+    func squaredDifference(_ x: Int32, _ y: Int32) -> Int32 {
+        let s1 = FixedPoint.multiply((x + input1Offset) &<< leftShift, by: input1)
+        let s2 = FixedPoint.multiply((y + input2Offset) &<< leftShift, by: input2)
+        let d = s1 &- s2
+        let raw = FixedPoint.multiply(d &* d, by: output) &+ outputOffset
+        return min(activationMax, max(activationMin, raw))
+    }
+
     /// One quantized ADD (or SUB when `subtract`) of raw values.
     @inline(__always)
     func add(_ x: Int32, _ y: Int32, subtract: Bool) -> Int32 {
@@ -76,6 +101,13 @@ struct QuantizedMultiplyFunctor<T: QuantizedElement>: BinaryFunctor {
     let p: QuantizedBinaryParams
     @inline(__always) func callAsFunction(_ a: T, _ b: T) -> T {
         T(truncatingIfNeeded: p.multiply(Int32(a), Int32(b)))
+    }
+}
+
+struct QuantizedSquaredDifferenceFunctor<T: QuantizedElement>: BinaryFunctor {
+    let p: QuantizedBinaryParams
+    @inline(__always) func callAsFunction(_ a: T, _ b: T) -> T {
+        T(truncatingIfNeeded: p.squaredDifference(Int32(a), Int32(b)))
     }
 }
 

@@ -141,4 +141,16 @@ enum ReferenceQuantizedActivation {
         let q = truncateToInt32(Foundation.sqrt(dequantized) / p.outputScale) &+ p.outputZeroPoint
         return min(p.qmax, max(p.qmin, q))
     }
+
+    /// RSQRT on int8 (`RsqrtEvalQuantizedInt8`): 1/√(x − zp) from LiteRT's fixed-point inverse square
+    /// root, scaled by `1 / (√s_in · s_out)` through a 2^20 intermediate; 0 maps to the maximum.
+    static func rsqrt(_ v: Int32, _ p: Params, multiplier m: FixedPoint.Multiplier) -> Int32 {
+        let value = v - p.inputZeroPoint
+        if value == 0 { return p.qmax }
+        let inv = FixedPoint.inverseSqrtMultiplier(value)
+        let data = FixedPoint.multiply(Int32(1), by: FixedPoint.Multiplier(multiplier: inv.multiplier, shift: inv.shift + 20))
+        let out = FixedPoint.multiply(data, by: FixedPoint.Multiplier(multiplier: m.multiplier, shift: m.shift - 20))
+            &+ p.outputZeroPoint
+        return min(p.qmax, max(p.qmin, out))
+    }
 }
