@@ -170,3 +170,49 @@ extension FixedPoint {
         return Multiplier(multiplier: m, shift: -shift)
     }
 }
+
+extension FixedPoint {
+    /// LiteRT's `LUTPopulateInt16<FloatT>`: 513 samples of `transform` over the input's int16 range,
+    /// each biased by half the interpolation error at its midpoint, for `lookup16`. `F` is the
+    /// floating type LiteRT computes in (double for SOFTMAX's tables, float for GELU's).
+    static func lookupTable16<F: BinaryFloatingPoint>(
+        inputScale: F, inputZeroPoint: Int32, outputScale: F, outputZeroPoint: Int32, _ transform: (F) -> F
+    ) -> [Int16] {
+        let inputMin = inputScale * F(-32768 - inputZeroPoint)
+        let inputMax = inputScale * F(32767 - inputZeroPoint)
+        let outputMin = outputScale * F(-32768 - outputZeroPoint)
+        let outputMax = outputScale * F(32767 - outputZeroPoint)
+        let steps = 512
+        let step = (inputMax - inputMin) / F(steps)
+        let halfStep = step / 2
+        let inverse = F(65536) / (outputMax - outputMin)
+        func round(_ v: F) -> F { v.rounded(.toNearestOrAwayFromZero) }
+        func clampToInt16(_ v: F) -> Int16 {
+            let c = Swift.min(Swift.max(v, F(-32768)), F(32767))
+            return c.isNaN ? 0 : Int16(c)
+        }
+        var table = [Int16](repeating: 0, count: steps + 1)
+        for i in 0..<steps {
+            let value = transform(inputMin + F(i) * step)
+            let midpoint = transform(inputMin + F(i) * step + halfStep)
+            let next = transform(inputMin + F(i + 1) * step)
+            let sample = round(value * inverse)
+            let interpolated = round((next * inverse + round(value * inverse)) / 2)
+            let error = interpolated - round(midpoint * inverse)
+            table[i] = clampToInt16(sample - round(error / 2))
+        }
+        table[steps] = clampToInt16(round(transform(inputMax) * inverse))
+        return table
+    }
+
+    /// LiteRT's int16 `LUTLookup`: table entry `256 + (v >> 7)` plus the interpolated slope.
+    @inline(__always)
+    static func lookup16(_ value: Int16, _ table: UnsafePointer<Int16>) -> Int16 {
+        let index = Int(256 + (Int32(value) >> 7))
+        let offset = Int32(value & 0x7f)
+        let base = table[index]
+        let slope = Int32(table[index + 1] &- base)
+        let delta = (slope * offset + 64) >> 7
+        return Int16(truncatingIfNeeded: Int32(base) + delta)
+    }
+}

@@ -121,6 +121,22 @@ import Testing
         }
     }
 
+    @Test func int16SoftmaxAndGelu() throws {
+        // Two equal logits: about half each (2^14), summing to about 2^15.
+        let h = ElementwiseTestKit.Harness()
+        let out = QuantizedTestKit.output(.int16, scale: 1.0 / 32768, zeroPoint: 0)
+        try h.run(
+            .softmax, [try QuantizedTestKit.make(h, [100, 100, -30000, 5000], [2, 2], .int16, 0.001, 0)], outputs: [out],
+            options: [.float(0, 1)])
+        let s = QuantizedTestKit.values(out)
+        #expect(abs(s[0] - 16384) <= 2 && s[0] == s[1])
+        // The exp table stops at -10 (exp(-10) ≈ 4.5e-5): the larger logit takes nearly everything.
+        #expect(s[2] <= 3 && s[3] >= 32700, "\(s)")
+        // GELU(0) = 0 and GELU(4.0) ≈ 4.0, up to the table's interpolation.
+        let g = try Self.run(.gelu, [0, 20000], .int16, inScale: 0.0002, inZero: 0, outScale: 0.0002, outZero: 0)
+        #expect(abs(g[0]) <= 2 && abs(g[1] - 20000) <= 4, "\(g)")
+    }
+
     @Test func preluHandChecked() throws {
         // Scales 0.5, zero points 0, alpha per last axis: -4 (-2.0) × alpha 1 (0.5) = -1.0 = -2 units;
         // -4 × alpha 3 (1.5) = -3.0 = -6 units; positive values stay.

@@ -98,3 +98,70 @@ extension ReferenceQuantizedActivation {
         }
     }
 }
+
+/// SOFTMAX on int16 (zero points 0, output scale 2^-15), as LiteRT's `reference_ops::SoftmaxInt16`:
+/// the difference to the row maximum rescaled so [-65535, 0] spans [-10, 0], an interpolated exp
+/// table, a Q16.15 sum normalised by its leading zeros, and an interpolated 1/(1+x) table.
+struct QuantizedSoftmaxInt16 {
+    var expTable: [Int16] = []
+    var reciprocalTable: [Int16] = []
+    var multiplier = FixedPoint.Multiplier(multiplier: 0, shift: 0)
+
+    init() {}
+
+    init(_ node: Node, beta: Float, input x: RuntimeTensor, output y: RuntimeTensor) throws {
+        guard x.quantization != nil, y.quantization != nil, x.zeroPoint == 0, y.zeroPoint == 0 else {
+            throw node.error("int16 input and output need zero points of 0")
+        }
+        guard Swift.abs(y.scale - 1.0 / 32768) <= 0.001 / 32768 else { throw node.error("int16 output scale must be 2^-15") }
+        let range = 65535.0
+        expTable = FixedPoint.lookupTable16(
+            inputScale: 10.0 / range, inputZeroPoint: 32767, outputScale: 2.0 / range, outputZeroPoint: 0) { Foundation.exp($0) }
+        reciprocalTable = FixedPoint.lookupTable16(
+            inputScale: 1.0 / range, inputZeroPoint: -32768, outputScale: 2.0 / range, outputZeroPoint: 0) { 1.0 / (1.0 + $0) }
+        multiplier = FixedPoint.quantizeMultiplier(Double(x.scale * beta) / (10.0 / 65535.0))
+    }
+
+    func apply(_ node: Node, _ x: RuntimeTensor, _ y: RuntimeTensor) throws {
+        let input = try node.elementwiseBuffer(x, Int16.self, role: "input")
+        let output = try node.elementwiseBuffer(y, Int16.self, role: "output")
+        guard input.count == output.count, expTable.count == 513, reciprocalTable.count == 513 else {
+            throw node.error("eval before prepare")
+        }
+        let depth = x.rank == 0 ? 1 : x.shape[x.rank - 1]
+        guard depth > 0 else { return }
+        expTable.withUnsafeBufferPointer { e in
+            reciprocalTable.withUnsafeBufferPointer { r in
+                guard let ep = e.baseAddress, let rp = r.baseAddress else { return }
+                for row in 0..<(input.count / depth) {
+                    QuantizedSoftmaxInt16.row(input, output, row * depth, depth, multiplier, ep, rp)
+                }
+            }
+        }
+    }
+
+    static func row(
+        _ x: UnsafeMutableBufferPointer<Int16>, _ y: UnsafeMutableBufferPointer<Int16>, _ start: Int, _ n: Int,
+        _ m: FixedPoint.Multiplier, _ expTable: UnsafePointer<Int16>, _ reciprocalTable: UnsafePointer<Int16>
+    ) {
+        var maximum = Int16.min
+        for c in 0..<n { maximum = Swift.max(maximum, x[start + c]) }
+        var sum: Int32 = 0
+        for c in 0..<n {
+            let scaled = FixedPoint.multiply(Int32(x[start + c]) - Int32(maximum), by: m) &+ 32767
+            let e = FixedPoint.lookup16(Int16(clamping: scaled), expTable)
+            y[start + c] = e
+            sum &+= Int32(e)
+        }
+        let headroomPlusOne = UInt32(bitPattern: sum).leadingZeroBitCount
+        let shifted = Int32(truncatingIfNeeded: ((Int64(sum) << Int64(headroomPlusOne - 1)) + (1 << 13)) >> 14)
+        let symmetric = shifted &- ((1 << 15) + (1 << 16))
+        let reciprocal = Int64(FixedPoint.lookup16(Int16(clamping: symmetric), reciprocalTable))
+        let rightShift = Int64(31 - headroomPlusOne)
+        let round = Int64(1) << (rightShift - 1)
+        for c in 0..<n {
+            let r = (Int64(y[start + c]) * reciprocal + round) >> rightShift
+            y[start + c] = Int16(Swift.min(Swift.max(r, 0), 32767))
+        }
+    }
+}

@@ -40,6 +40,17 @@ struct QuantizedUnaryTable {
             f = op == .tanh
                 ? { QuantizedInt16Sigmoid.tanh($0, multiplier: m, shift: shift) }
                 : { QuantizedInt16Sigmoid.logistic($0, multiplier: m, shift: shift) }
+        case .gelu where !is8:
+            // LiteRT's int16 GELU: an interpolated 513-entry table (`LUTPopulate<int16_t>`, float).
+            let lut = FixedPoint.lookupTable16(
+                inputScale: x.scale, inputZeroPoint: 0, outputScale: y.scale, outputZeroPoint: 0,
+                approximate ? R.geluApproximate : R.gelu)
+            f = { v in
+                lut.withUnsafeBufferPointer { t in
+                    guard let base = t.baseAddress else { return 0 }
+                    return Int32(FixedPoint.lookup16(Int16(truncatingIfNeeded: v), base))
+                }
+            }
         case .logistic, .tanh, .elu, .gelu:
             guard is8 else { throw node.error("int16 \(op) is not supported") }
             if op == .elu && x.type != .int8 { throw node.error("ELU supports int8 only (as LiteRT)") }

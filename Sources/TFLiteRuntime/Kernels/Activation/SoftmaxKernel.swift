@@ -8,6 +8,7 @@ import Foundation
 final class SoftmaxKernel: OpKernel {
     let beta: Float
     private var quantized = QuantizedSoftmax()
+    private var quantized16 = QuantizedSoftmaxInt16()
 
     init(_ node: Node) throws {
         try node.expect(inputs: 1, outputs: 1)
@@ -23,7 +24,9 @@ final class SoftmaxKernel: OpKernel {
         case .uint8, .int8:
             quantized = try QuantizedSoftmax(node, beta: beta, input: x, output: try node.output(0))
         case .int16:
-            throw node.error("quantized int16 input is not supported yet")
+            let y = try node.output(0)
+            guard y.type == .int16 else { throw node.error("int16 input needs an int16 output") }
+            quantized16 = try QuantizedSoftmaxInt16(node, beta: beta, input: x, output: y)
         default:
             throw node.error("input type \(x.type.name) is not supported; supported: FLOAT32")
         }
@@ -35,6 +38,7 @@ final class SoftmaxKernel: OpKernel {
         switch xt.type {
         case .uint8: return try quantized.apply(node, UInt8.self, xt, try node.output(0))
         case .int8: return try quantized.apply(node, Int8.self, xt, try node.output(0))
+        case .int16: return try quantized16.apply(node, xt, try node.output(0))
         default: break
         }
         let x = try node.elementwiseBuffer(xt, Float.self, role: "input")
