@@ -56,4 +56,22 @@ import Testing
             }
         }
     }
+
+    @Test func tileRepeatsEveryAxis() throws {
+        let h = ElementwiseTestKit.Harness()
+        let out = QuantizedTestKit.output(.int8, scale: 0.1, zeroPoint: 0)
+        try h.run(
+            .tile,
+            [try QuantizedTestKit.make(h, [1, 2, 3, 4], [2, 2], .int8, 0.1, 0),
+             try h.tensor([Int32(2), 3], shape: [2], type: .int32, constant: true)], outputs: [out])
+        #expect(out.shape == [4, 6])
+        #expect(QuantizedTestKit.values(out) == [1, 2, 1, 2, 1, 2, 3, 4, 3, 4, 3, 4, 1, 2, 1, 2, 1, 2, 3, 4, 3, 4, 3, 4])
+        let h2 = ElementwiseTestKit.Harness()
+        let y = try h2.run1(.tile, [try h2.floats([1.5, -2], [2, 1]), try h2.tensor([Int64(1), 2], shape: [2], type: .int64, constant: true)])
+        #expect(y.shape == [2, 2] && y.elementwiseTestValues(Float.self) == [1.5, 1.5, -2, -2])
+        #expect(throws: (any Error).self) {
+            let h3 = ElementwiseTestKit.Harness()
+            try h3.run1(.tile, [try h3.floats([1], [1]), try h3.tensor([Int32(-1)], shape: [1], type: .int32, constant: true)])
+        }
+    }
 }

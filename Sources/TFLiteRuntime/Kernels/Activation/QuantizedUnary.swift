@@ -87,8 +87,22 @@ struct QuantizedUnaryTable {
             guard x.type != .uint8 else { throw node.error("uint8 SQRT is not supported (as LiteRT)") }
             minimumValid = p.inputZeroPoint
             f = { R.sqrt($0, p) }
+        case .rsqrt where x.type == .int16:
+            // LiteRT's int16 RSQRT: an interpolated table of 1/sqrt (float), non-positive inputs
+            // mapping to the largest output; negative inputs are an error.
+            minimumValid = p.inputZeroPoint
+            let outScale = y.scale
+            let lut = FixedPoint.lookupTable16(
+                inputScale: x.scale, inputZeroPoint: 0, outputScale: y.scale, outputZeroPoint: 0
+            ) { (v: Float) -> Float in v <= 0 ? Float(Int16.max) * outScale : 1 / v.squareRoot() }
+            f = { v in
+                lut.withUnsafeBufferPointer { t in
+                    guard let base = t.baseAddress else { return 0 }
+                    return Int32(FixedPoint.lookup16(Int16(truncatingIfNeeded: v), base))
+                }
+            }
         case .rsqrt:
-            guard x.type == .int8 else { throw node.error("quantized RSQRT supports int8 only here") }
+            guard x.type == .int8 else { throw node.error("quantized RSQRT supports int8 and int16 only (as LiteRT)") }
             minimumValid = p.inputZeroPoint
             let m = FixedPoint.quantizeMultiplier(1.0 / Double(x.scale.squareRoot() * y.scale))
             f = { R.rsqrt($0, p, multiplier: m) }

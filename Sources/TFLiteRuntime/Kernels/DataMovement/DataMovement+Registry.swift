@@ -20,6 +20,7 @@ extension OpRegistry {
             .depthToSpace: { try SpaceDepthKernel($0, .depthToSpace) },
             .spaceToBatchND: { try SpaceBatchKernel($0, .spaceToBatch) },
             .batchToSpaceND: { try SpaceBatchKernel($0, .batchToSpace) },
+            .tile: { try TileKernel($0) },
         ]
     }
 }
