@@ -137,6 +137,31 @@ import Testing
         #expect(abs(g[0]) <= 2 && abs(g[1] - 20000) <= 4, "\(g)")
     }
 
+    @Test func logSoftmaxMatchesReference() throws {
+        var random = ElementwiseTestKit.Random(seed: 9)
+        for type in [TensorType.int8, .uint8] {
+            let x = QuantizedTestKit.random(&random, 2 * 17, type)
+            let zero = type == .uint8 ? 255 : 127
+            let h = ElementwiseTestKit.Harness()
+            let out = QuantizedTestKit.output(type, scale: 16.0 / 256, zeroPoint: zero)
+            try h.run(.logSoftmax, [try QuantizedTestKit.make(h, x, [2, 17], type, 0.2, 0)], outputs: [out])
+            let got = QuantizedTestKit.values(out)
+            let table = R.softmaxTable(inputScale: 0.2, beta: 1)
+            let range = type.quantizedRange!
+            for r in 0..<2 {
+                let want = R.logSoftmax(
+                    Array(x[r * 17..<(r + 1) * 17]), table: table, inputScale: 0.2, outputScale: 16.0 / 256,
+                    outputZeroPoint: Int32(zero), qmin: range.min, qmax: range.max)
+                #expect(Array(got[r * 17..<(r + 1) * 17]) == want)
+            }
+        }
+        // Float: two equal logits give log(1/2) each.
+        let h = ElementwiseTestKit.Harness()
+        let y = try h.run1(.logSoftmax, [try h.floats([3, 3], [1, 2])])
+        let v = y.elementwiseTestValues(Float.self)
+        #expect(abs(v[0] - Float(log(0.5))) < 1e-6 && v[0] == v[1])
+    }
+
     @Test func preluHandChecked() throws {
         // Scales 0.5, zero points 0, alpha per last axis: -4 (-2.0) × alpha 1 (0.5) = -1.0 = -2 units;
         // -4 × alpha 3 (1.5) = -3.0 = -6 units; positive values stay.

@@ -2,6 +2,7 @@ extension OpRegistry {
     static var activationKernels: [BuiltinOperator: KernelFactory] {
         var table: [BuiltinOperator: KernelFactory] = [
             .softmax: { try SoftmaxKernel($0) },
+            .logSoftmax: { try LogSoftmaxKernel($0) },
             .prelu: { try PReluKernel($0) },
         ]
         let unary: [BuiltinOperator] = [
