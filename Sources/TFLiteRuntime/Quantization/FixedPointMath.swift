@@ -216,3 +216,83 @@ extension FixedPoint {
         return Int16(truncatingIfNeeded: Int32(base) + delta)
     }
 }
+
+/// gemmlowp's fixed-point `logistic` and `tanh` on int16 raw values (Q3 input, Q0 output), which
+/// LiteRT's optimized int16 LOGISTIC/TANH use when the input scale is a power of two (2^-12, or
+/// 2^-13 for TANH). Written from gemmlowp's definitions: products are saturating rounding doubling
+/// high multiplies, int16 sums wrap, constants are gemmlowp's int32 constants rounded to 16 bits.
+enum GemmlowpInt16 {
+    @inline(__always) static func mul(_ a: Int16, _ b: Int16) -> Int16 { ReferenceQuantizedActivation.srdhm16(a, b) }
+
+    static func multiplyByPOT(_ x: Int16, _ exponent: Int) -> Int16 {
+        if exponent == 0 { return x }
+        if exponent < 0 { return ReferenceQuantizedActivation.rdbpot16(x, -exponent) }
+        let threshold = Int16((1 << (15 - exponent)) - 1)
+        if x > threshold { return Int16.max }
+        if x < -threshold { return Int16.min }
+        return x << Int16(exponent)
+    }
+
+    static func roundingHalfSum(_ a: Int16, _ b: Int16) -> Int16 {
+        let sum = Int32(a) + Int32(b)
+        return Int16(truncatingIfNeeded: (sum + (sum >= 0 ? 1 : -1)) / 2)
+    }
+
+    static func constant(_ raw32: Int32) -> Int16 {
+        Int16(truncatingIfNeeded: FixedPoint.roundingDivideByPOT(raw32, 16))
+    }
+
+    /// exp(a) for a in [-1/4, 0), Q0.
+    static func expOnQuarterInterval(_ a: Int16) -> Int16 {
+        let constantTerm = constant(1_895_147_668), oneThird = constant(715_827_883)
+        let x = a &+ (1 << 12)
+        let x2 = mul(x, x), x3 = mul(x2, x), x4 = mul(x2, x2)
+        let x4Over4 = multiplyByPOT(x4, -2)
+        let inner = multiplyByPOT(mul(x4Over4 &+ x3, oneThird) &+ x2, -1)
+        let p = mul(constantTerm, x &+ inner)
+        return Int16(clamping: Int32(constantTerm) + Int32(p))
+    }
+
+    /// exp(a) for a ≤ 0 with `integerBits` integer bits, Q0.
+    static func expOnNegativeValues(_ a: Int16, integerBits: Int) -> Int16 {
+        let fractionalBits = 15 - integerBits
+        let oneQuarter = Int16(1 << (fractionalBits - 2))
+        let aModQuarterMinusQuarter = (a & (oneQuarter - 1)) &- oneQuarter
+        var result = expOnQuarterInterval(multiplyByPOT(aModQuarterMinusQuarter, integerBits))
+        let remainder = aModQuarterMinusQuarter &- a
+        let barrel: [(Int, Int32)] = [
+            (-2, 1_672_461_947), (-1, 1_302_514_674), (0, 790_015_084), (1, 290_630_308), (2, 39_332_535),
+            (3, 720_401), (4, 242),
+        ]
+        for (exponent, multiplier) in barrel where integerBits > exponent {
+            let bit = Int16(truncatingIfNeeded: 1 << (fractionalBits + exponent))
+            if remainder & bit != 0 { result = mul(result, constant(multiplier)) }
+        }
+        return a == 0 ? Int16.max : result
+    }
+
+    /// Newton–Raphson 1/(1 + x) (or (1 − x)/(1 + x)) for x in (0, 1), Q0.
+    private static func reciprocalStep(_ a: Int16, oneMinus: Bool) -> Int16 {
+        let halfDenominator = roundingHalfSum(a, Int16.max)
+        var x = constant(1_515_870_810) &+ mul(halfDenominator, constant(-1_010_580_540))
+        for _ in 0..<3 {
+            let oneMinusHalfDenominatorTimesX = Int16(1 << 13) &- mul(halfDenominator, x)
+            x = x &+ multiplyByPOT(mul(x, oneMinusHalfDenominatorTimesX), 2)
+        }
+        return oneMinus ? multiplyByPOT(x &- (1 << 13), 2) : multiplyByPOT(x, 1)
+    }
+
+    static func logistic(_ a: Int16) -> Int16 {
+        if a == 0 { return constant(1 << 30) }
+        let magnitude = a > 0 ? a : 0 &- a
+        let positive = reciprocalStep(expOnNegativeValues(0 &- magnitude, integerBits: 3), oneMinus: false)
+        return a > 0 ? positive : Int16.max &- positive
+    }
+
+    static func tanh(_ a: Int16) -> Int16 {
+        if a == 0 { return 0 }
+        let n = a < 0 ? a : 0 &- a
+        let t = reciprocalStep(expOnNegativeValues(n, integerBits: 4), oneMinus: true)
+        return a < 0 ? 0 &- t : t
+    }
+}

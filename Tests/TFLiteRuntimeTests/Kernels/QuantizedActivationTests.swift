@@ -83,10 +83,15 @@ import Testing
         #expect(s[3] == 16384)
         let t = try Self.run(.tanh, values, .int16, inScale: scale, inZero: 0, outScale: 1.0 / 32768, outZero: 0)
         #expect(t[3] == 0 && t[0] < -32000 && t[6] > 32000)
-        // A power-of-two input scale takes LiteRT's gemmlowp path, which this runtime refuses.
-        #expect(throws: (any Error).self) {
-            try Self.run(.logistic, [0], .int16, inScale: 1.0 / 4096, inZero: 0, outScale: 1.0 / 32768, outZero: 0)
-        }
+        // A power-of-two input scale takes LiteRT's gemmlowp fixed-point path.
+        let pot: [Int32] = [-32768, -4096, -1, 0, 1, 4096, 32767]
+        let ps = try Self.run(.logistic, pot, .int16, inScale: 1.0 / 4096, inZero: 0, outScale: 1.0 / 32768, outZero: 0)
+        #expect(ps == pot.map { Int32(GemmlowpInt16.logistic(Int16($0))) })
+        // sigmoid(0) = 0.5; sigmoid(±1) = 0.7311 / 0.2689 (within a few LSB); saturation at ±8.
+        #expect(ps[3] == 16384 && abs(ps[5] - 23955) <= 4 && abs(ps[1] - 8813) <= 4 && ps[6] > 32700 && ps[0] < 20, "\(ps)")
+        let pt = try Self.run(.tanh, pot, .int16, inScale: 1.0 / 4096, inZero: 0, outScale: 1.0 / 32768, outZero: 0)
+        // tanh(1) = 0.76159 = 24956 / 2^15 (gemmlowp's int16 result is 8 LSB above).
+        #expect(pt[3] == 0 && abs(pt[5] - 24956) <= 10 && pt[1] == -pt[5], "\(pt)")
     }
 
     @Test func handCheckedValues() throws {

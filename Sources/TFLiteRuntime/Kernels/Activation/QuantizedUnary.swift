@@ -1,3 +1,5 @@
+import Foundation
+
 /// The quantized (uint8, int8, int16) forms of the unary operators.
 ///
 /// Every one of them is a function of the input's integer value alone, so `prepare` evaluates
@@ -35,7 +37,13 @@ struct QuantizedUnaryTable {
         case .logistic where !is8, .tanh where !is8:
             guard y.scale == 1.0 / 32768 else { throw node.error("int16 \(op) output scale must be 2^-15") }
             guard let (m, shift) = QuantizedInt16Sigmoid.inputRescale(scale: x.scale, tanh: op == .tanh) else {
-                throw node.error("int16 \(op) with a power-of-two input scale is not supported")
+                // Power-of-two input scale: LiteRT's optimized gemmlowp fixed-point path.
+                let log2 = (Foundation.log(x.scale) * (1 / Foundation.log(Float(2)))).rounded(.toNearestOrAwayFromZero)
+                let preShift = 12 + Int(log2)  // 0, or 1 for TANH at 2^-13
+                f = op == .tanh
+                    ? { Int32(GemmlowpInt16.tanh(GemmlowpInt16.multiplyByPOT(Int16(truncatingIfNeeded: $0), preShift))) }
+                    : { Int32(GemmlowpInt16.logistic(Int16(truncatingIfNeeded: $0))) }
+                break
             }
             f = op == .tanh
                 ? { QuantizedInt16Sigmoid.tanh($0, multiplier: m, shift: shift) }
