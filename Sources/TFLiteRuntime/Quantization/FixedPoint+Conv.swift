@@ -6,14 +6,30 @@ extension FixedPoint {
     /// Per-output-channel multipliers the way LiteRT's `PopulateConvolutionQuantizationParams`
     /// computes them: `double(input_scale) * double(filter_scale[c]) / double(output_scale)`, then
     /// `QuantizeMultiplier`. A per-tensor filter uses its one scale for every channel.
+    ///
+    /// With `legacy`, the one per-tensor multiplier of `GetQuantizedConvolutionMultipler` instead:
+    /// `double(float(input_scale * filter_scale)) / double(output_scale)` — the product is rounded to
+    /// float first, which moves the multiplier by a few units and flips rare near-tie results. LiteRT
+    /// uses it for uint8 CONV_2D / DEPTHWISE_CONV_2D / TRANSPOSE_CONV, per-tensor FULLY_CONNECTED (all
+    /// types) and BATCH_MATMUL; the per-channel arrays (int8/int16 convolutions, per-channel FC) use the
+    /// double product.
     static func channelMultipliers(
-        inputScale: Float, filterScales: [Float], outputScale: Float, channels: Int
+        inputScale: Float, filterScales: [Float], outputScale: Float, channels: Int, legacy: Bool = false
     ) -> [Multiplier] {
-        (0..<channels).map { c in
+        if legacy {
+            let m = legacyMultiplier(inputScale: inputScale, filterScale: filterScales[0], outputScale: outputScale)
+            return [Multiplier](repeating: m, count: channels)
+        }
+        return (0..<channels).map { c in
             let fs = filterScales.count == 1 ? filterScales[0] : filterScales[c]
             let real = Double(inputScale) * Double(fs) / Double(outputScale)
             return quantizeMultiplier(real)
         }
+    }
+
+    /// LiteRT's `GetQuantizedConvolutionMultipler`: `double(float(sx * sw)) / double(sy)`.
+    static func legacyMultiplier(inputScale: Float, filterScale: Float, outputScale: Float) -> Multiplier {
+        quantizeMultiplier(Double(inputScale * filterScale) / Double(outputScale))
     }
 
     /// How a LiteRT kernel rounds `acc × multiplier × 2^(shift − 31)` in its output stage.

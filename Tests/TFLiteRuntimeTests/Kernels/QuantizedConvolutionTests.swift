@@ -29,7 +29,7 @@ struct QuantizedConvolutionTests {
     /// Random operands; `axis` is the filter's per-channel dimension.
     static func setup(
         _ flavor: Flavor, input shape: [Int], filter filterShape: [Int], channels: Int, axis: Int,
-        activation: FusedActivation, seed: UInt64
+        activation: FusedActivation, seed: UInt64, legacyFullyConnected: Bool = false
     ) -> Setup {
         var rng = SplitMix64(seed: seed)
         let t = flavor.activationType
@@ -53,7 +53,9 @@ struct QuantizedConvolutionTests {
             shape: [channels], type: biasType, ints: (0..<channels).map { _ in Int64.random(in: -3000...3000, using: &rng) },
             constant: true)
         let output = QuantizedTestOperand(shape: [], type: t, scales: [sy], zeroPoints: [zy])
-        let multipliers = FixedPoint.channelMultipliers(inputScale: sx, filterScales: filterScales, outputScale: sy, channels: channels)
+        let multipliers = FixedPoint.channelMultipliers(
+            inputScale: sx, filterScales: filterScales, outputScale: sy, channels: channels,
+            legacy: flavor == .uint8 || (legacyFullyConnected && filterScales.count == 1))
         let r = t.quantizedRange!
         let range = FixedPoint.activationRange(activation, scale: sy, zeroPoint: Int(zy), qmin: r.min, qmax: r.max)
         return Setup(
@@ -125,7 +127,7 @@ struct QuantizedConvolutionTests {
     @Test(arguments: Flavor.allCases)
     func fullyConnectedMatchesReference(_ flavor: Flavor) throws {
         let rows = 3, depth = 37, outputs = 11
-        var s = Self.setup(flavor, input: [rows, depth], filter: [outputs, depth], channels: outputs, axis: 0, activation: .relu, seed: 9)
+        var s = Self.setup(flavor, input: [rows, depth], filter: [outputs, depth], channels: outputs, axis: 0, activation: .relu, seed: 9, legacyFullyConnected: true)
         if flavor == .int16 {
             // int32 bias: LiteRT's optimized int16 GEMM path (int32 accumulators, GEMM rounding).
             s.bias.type = .int32
@@ -191,6 +193,19 @@ struct QuantizedConvolutionTests {
         let m = FixedPoint.channelMultipliers(inputScale: 0.5, filterScales: [0.25, 0.125], outputScale: 0.125, channels: 2)
         #expect(m[0] == FixedPoint.Multiplier(multiplier: 1 << 30, shift: 1))  // 1.0
         #expect(m[1] == FixedPoint.Multiplier(multiplier: 1 << 30, shift: 0))  // 0.5
+    }
+
+    @Test func legacyMultiplierRoundsTheScaleProductToFloat() {
+        // mobilenet_v1_0.25_224_quant, node 4: the float product moves the multiplier by 19 units, which
+        // turns LiteRT's result for accumulator 8843 (zero points removed) from 183 into 182.
+        let sx: Float = 0.023528477, sw: Float = 0.020636026, sy: Float = 0.023528477
+        let legacy = FixedPoint.legacyMultiplier(inputScale: sx, filterScale: sw, outputScale: sy)
+        let precise = FixedPoint.channelMultipliers(inputScale: sx, filterScales: [sw], outputScale: sy, channels: 1)[0]
+        #expect(legacy == FixedPoint.Multiplier(multiplier: 1_418_096_877, shift: -5))
+        #expect(precise == FixedPoint.Multiplier(multiplier: 1_418_096_896, shift: -5))
+        #expect(FixedPoint.multiply(8843, by: legacy, rounding: .gemm) == 182)
+        #expect(FixedPoint.multiply(8843, by: precise, rounding: .gemm) == 183)
+        #expect(FixedPoint.channelMultipliers(inputScale: sx, filterScales: [sw], outputScale: sy, channels: 2, legacy: true) == [legacy, legacy])
     }
 
     @Test func symmetricAndAsymmetricInputQuantization() {

@@ -2,7 +2,7 @@
 /// int16 × int8 → int16 (64-bit accumulators), and hybrid float × constant int8 → float.
 ///
 /// Integer: `acc = Σ (l − zl)(r − zr)`, then `clamp(MultiplyByQuantizedMultiplier(acc, m) + zy)` with
-/// `m = double(sl) · double(sr) / double(sy)` and the type's full range (no fused activation). LiteRT
+/// `m = double(float(sl · sr)) / double(sy)` (`GetQuantizedConvolutionMultipler`) and the type's full range (no fused activation). LiteRT
 /// runs its reference kernel here (`reference_ops::BatchMatMul`), so the reference rounding applies.
 ///
 /// Hybrid: each row of the float lhs (length K) is quantized to int8, symmetrically or, with
@@ -104,7 +104,7 @@ final class QuantizedBatchMatMulKernel: OpKernel {
             if outputType != .int32 {
                 let sy = try QuantizedOperand.scales(output, node: node, role: "output")[0]
                 guard sy > 0 else { throw node.error("output scale must be positive") }
-                multiplier = FixedPoint.quantizeMultiplier(Double(sl) * Double(sr) / Double(sy))
+                multiplier = FixedPoint.legacyMultiplier(inputScale: sl, filterScale: sr, outputScale: sy)
                 zy = Int32(clamping: output.zeroPoint)
                 guard let range = outputType.quantizedRange else { throw node.error("unsupported output type") }
                 lo = range.min

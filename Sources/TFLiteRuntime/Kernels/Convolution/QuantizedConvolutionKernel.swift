@@ -179,8 +179,11 @@ final class QuantizedConvolutionKernel: OpKernel {
         if filter.type == .int8, let zps = filter.quantization?.zeroPoints, zps.contains(where: { $0 != 0 }) {
             throw node.error("int8 filter must be symmetric (zero point 0)")
         }
+        // uint8 kernels and per-tensor FULLY_CONNECTED use LiteRT's legacy per-tensor multiplier.
+        let legacy = input.type == .uint8 || (kind == .fullyConnected && filterScales.count == 1)
         multipliers = FixedPoint.channelMultipliers(
-            inputScale: inputScales[0], filterScales: filterScales, outputScale: outputScales[0], channels: channels)
+            inputScale: inputScales[0], filterScales: filterScales, outputScale: outputScales[0], channels: channels,
+            legacy: legacy)
         guard let range = outputType.quantizedRange else { throw node.error("unsupported output type") }
         let act = FixedPoint.activationRange(
             activation, scale: outputScales[0], zeroPoint: Int(outputZeroPoint), qmin: range.min, qmax: range.max)

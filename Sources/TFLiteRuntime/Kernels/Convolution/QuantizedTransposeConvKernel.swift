@@ -88,7 +88,8 @@ final class QuantizedTransposeConvKernel: OpKernel {
         filterZeroPoint = Int32(clamping: filter.zeroPoint)
         outputZeroPoint = Int32(clamping: output.zeroPoint)
         multipliers = FixedPoint.channelMultipliers(
-            inputScale: inputScales[0], filterScales: filterScales, outputScale: outputScales[0], channels: channels)
+            inputScale: inputScales[0], filterScales: filterScales, outputScale: outputScales[0], channels: channels,
+            legacy: input.type == .uint8)
         guard let range = input.type.quantizedRange else { throw node.error("unsupported type") }
         let act = FixedPoint.activationRange(
             activation, scale: outputScales[0], zeroPoint: Int(outputZeroPoint), qmin: range.min, qmax: range.max)
