@@ -15,7 +15,9 @@ enum FixedPoint {
 
     /// Splits a positive real multiplier into a Q31 multiplier and a shift (LiteRT's `QuantizeMultiplier`).
     static func quantizeMultiplier(_ real: Double) -> Multiplier {
-        if real == 0 { return Multiplier(multiplier: 0, shift: 0) }
+        if real == 0 || real.isNaN { return Multiplier(multiplier: 0, shift: 0) }
+        // Never trap on model data: an infinite ratio (a zero or infinite scale) saturates.
+        if real.isInfinite { return Multiplier(multiplier: real > 0 ? Int32.max : Int32.min + 1, shift: 30) }
         let parts = frexp(real)
         var shift = parts.1
         var fixed = Int64((parts.0 * Double(Int64(1) << 31)).rounded(.toNearestOrAwayFromZero))

@@ -87,7 +87,8 @@ enum QuantizedInt16Sigmoid {
             shift += 1
             multiplier *= 2.0
         }
-        return (Int32(multiplier), shift)
+        // C++'s cast of an out-of-range double is undefined; saturate instead of trapping.
+        return (multiplier.isNaN ? 0 : Int32(min(multiplier, Double(Int32.max))), shift)
     }
 
     static func logistic(_ x: Int32, multiplier: Int32, shift: Int32) -> Int32 {

@@ -46,7 +46,7 @@ enum QuantizedResizeBilinear {
                         v = v + Float(p2[d]) * w2
                         v = v + Float(p3[d]) * w3
                         v = v + 0.5
-                        out[d] = v >= 255 ? 255 : v <= 0 ? 0 : UInt8(v)
+                        out[d] = v >= 255 ? 255 : (v > 0 ? UInt8(v) : 0)
                     }
                     out += depth
                 }

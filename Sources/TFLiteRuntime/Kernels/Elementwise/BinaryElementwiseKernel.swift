@@ -98,6 +98,9 @@ final class BinaryElementwiseKernel: OpKernel {
         let out = try node.output(0)
         guard a.quantization != nil, b.quantization != nil, out.quantization != nil || op == .maximum || op == .minimum
         else { throw node.error("quantized \(a.type.name) inputs need quantization parameters") }
+        for t in [a, b, out] where t.quantization != nil {
+            guard t.scale > 0, t.scale.isFinite else { throw node.error("quantization scale \(t.scale) is not positive") }
+        }
         switch op {
         case .add, .subtract:
             if a.type == .int16 {
