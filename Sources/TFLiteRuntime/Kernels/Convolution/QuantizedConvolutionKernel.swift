@@ -12,7 +12,9 @@
 /// Where LiteRT's optimized and reference kernels differ we follow the optimized ones (what LiteRT
 /// outputs): CONV_2D and FULLY_CONNECTED round the final shift's ties upward (`cpu_backend_gemm`,
 /// `FixedPoint.GemmRounding.gemm`), not away from zero as the reference kernels do; DEPTHWISE_CONV_2D
-/// (`DepthwiseConvGeneral`) uses the reference rounding on x86 (the 3x3 kernels exist only on aarch64).
+/// rounds like the reference for uint8, and for int8 like the GEMM on whole blocks of 8 channels and
+/// like the reference on the leftover channels (`optimized_ops::Quantize`; the 3x3 kernels exist only
+/// on aarch64).
 /// FULLY_CONNECTED 16x8 with int64 bias requantizes in double, as LiteRT's reference kernel it runs.
 ///
 /// Weights are widened (zero point removed) and packed once in `prepare` when constant.
@@ -51,6 +53,8 @@ final class QuantizedConvolutionKernel: OpKernel {
     private var doubleRequantize = false
     private var quantizedBiasType: Int8 = 0
     private var rounding: FixedPoint.GemmRounding = .reference
+    /// Each output channel's rounding (int8 DEPTHWISE_CONV_2D rounds channel blocks of 8 differently).
+    private var roundings: [FixedPoint.GemmRounding] = []
     private var outputZeroPoint: Int32 = 0
     private var inputZeroPoint: Int32 = 0
     private var filterZeroPoint: Int32 = 0
@@ -212,6 +216,14 @@ final class QuantizedConvolutionKernel: OpKernel {
         // 16x8 kernels are LiteRT's reference-style loops with `MultiplyByQuantizedMultiplier`.
         rounding = .reference
         if kind != .depthwise, !wide, !(kind == .conv && groups != 1) { rounding = .gemm }
+        roundings = [FixedPoint.GemmRounding](repeating: rounding, count: channels)
+        if kind == .depthwise, input.type == .int8 {
+            // int8 DEPTHWISE_CONV_2D (`DepthwiseConvGeneral`) ends in `optimized_ops::Quantize`, whose NEON
+            // loop (compiled on x86 through NEON_2_SSE) handles whole blocks of 8 channels with a rounding
+            // shift whose ties go up, and the leftover channels with `MultiplyByQuantizedMultiplier`.
+            // uint8 depthwise rounds with gemmlowp's `RoundingDivideByPOT` throughout.
+            for c in 0..<(channels - channels % 8) { roundings[c] = .gemm }
+        }
         input16.reserve(max(1, input.elementCount), filling: 0)
         weights.reserve(max(1, filter.elementCount), filling: 0)
         weightsReady = false
@@ -252,7 +264,7 @@ final class QuantizedConvolutionKernel: OpKernel {
     private func finish(_ acc: Int32, _ c: Int) -> Int32 {
         FixedPoint.requantize(
             acc &+ Int32(truncatingIfNeeded: biases[c]), multipliers[c], zeroPoint: outputZeroPoint,
-            lo: activationMin, hi: activationMax, rounding: rounding)
+            lo: activationMin, hi: activationMax, rounding: roundings[c])
     }
 
     @inline(__always)
