@@ -23,13 +23,21 @@ extension FixedPoint {
         return (0..<channels).map { c in
             let fs = filterScales.count == 1 ? filterScales[0] : filterScales[c]
             let real = Double(inputScale) * Double(fs) / Double(outputScale)
-            return quantizeMultiplier(real)
+            return safeQuantizeMultiplier(real)
         }
+    }
+
+    /// `quantizeMultiplier` that never traps on scales from a model: NaN or negative ratios give 0,
+    /// an infinite one the largest multiplier.
+    static func safeQuantizeMultiplier(_ real: Double) -> Multiplier {
+        if real.isNaN || real <= 0 { return Multiplier(multiplier: 0, shift: 0) }
+        if real.isInfinite { return Multiplier(multiplier: Int32.max, shift: 30) }
+        return quantizeMultiplier(real)
     }
 
     /// LiteRT's `GetQuantizedConvolutionMultipler`: `double(float(sx * sw)) / double(sy)`.
     static func legacyMultiplier(inputScale: Float, filterScale: Float, outputScale: Float) -> Multiplier {
-        quantizeMultiplier(Double(inputScale * filterScale) / Double(outputScale))
+        safeQuantizeMultiplier(Double(inputScale * filterScale) / Double(outputScale))
     }
 
     /// How a LiteRT kernel rounds `acc × multiplier × 2^(shift − 31)` in its output stage.
@@ -96,7 +104,7 @@ extension FixedPoint {
         let scaleInv = Float(127) / range
         for i in 0..<count {
             let v = (x[i] * scaleInv).rounded(.toNearestOrAwayFromZero)
-            q[i] = Int8(Swift.min(Swift.max(v, -127), 127))
+            q[i] = v.isNaN ? 0 : Int8(Swift.min(Swift.max(v, -127), 127))
         }
         return range / 127
     }
@@ -127,7 +135,9 @@ extension FixedPoint {
         let errMin = abs(qmin) + abs(rmin / scale), errMax = abs(qmax) + abs(rmax / scale)
         let zeroDouble = errMin < errMax ? zeroMin : zeroMax
         var offset: Int32
-        if zeroDouble <= qmin {
+        if !zeroDouble.isFinite {
+            offset = 0
+        } else if zeroDouble <= qmin {
             offset = Int32(qmin)
         } else if zeroDouble >= qmax {
             offset = Int32(qmax)
@@ -140,7 +150,7 @@ extension FixedPoint {
         let offsetFloat = Float(offset)
         for i in 0..<count {
             let v = (offsetFloat + x[i] * scaleInv).rounded(.toNearestOrAwayFromZero)
-            q[i] = Int8(Swift.min(Swift.max(v, -128), 127))
+            q[i] = v.isNaN ? 0 : Int8(Swift.min(Swift.max(v, -128), 127))
         }
         return (scaleFloat, offset)
     }

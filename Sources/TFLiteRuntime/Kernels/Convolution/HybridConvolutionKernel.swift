@@ -132,13 +132,14 @@ final class HybridConvolutionKernel: OpKernel {
                 try node.setOutput(0, type: .float32, shape: [batches, channels])
             }
         }
-        let scales = try QuantizedOperand.scales(filter, node: node, role: "filter")
+        let scales = try QuantizedOperand.scales(filter, node: node, role: "filter", allowZero: true)
         guard scales.count == 1 || scales.count == channels else {
             throw node.error("filter has \(scales.count) scales for \(channels) output channels")
         }
         weightScales = scales
         switch kind {
-        case .conv: perChannel = scales.contains { $0 != scales[0] }
+        // LiteRT also takes the per-channel (asymmetric) path for grouped convolution.
+        case .conv: perChannel = scales.contains { $0 != scales[0] } || groups != 1
         case .depthwise: perChannel = true
         case .fullyConnected: perChannel = scales.count > 1
         }

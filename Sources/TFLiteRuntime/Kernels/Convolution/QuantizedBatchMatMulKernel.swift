@@ -92,13 +92,13 @@ final class QuantizedBatchMatMulKernel: OpKernel {
             }
         }
         if hybrid {
-            weightScales = try QuantizedOperand.scales(rhs, node: node, role: "rhs")
+            weightScales = try QuantizedOperand.scales(rhs, node: node, role: "rhs", allowZero: true)
             guard weightScales.count == 1 || weightScales.count == n else {
                 throw node.error("rhs has \(weightScales.count) scales for \(n) columns")
             }
         } else {
             let sl = try QuantizedOperand.scales(lhs, node: node, role: "lhs")[0]
-            let sr = try QuantizedOperand.scales(rhs, node: node, role: "rhs")[0]
+            let sr = try QuantizedOperand.scales(rhs, node: node, role: "rhs", allowZero: true)[0]
             zl = Int32(clamping: lhs.zeroPoint)
             zr = Int32(clamping: rhs.zeroPoint)
             if outputType != .int32 {

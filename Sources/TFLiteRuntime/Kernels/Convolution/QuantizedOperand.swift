@@ -72,10 +72,14 @@ enum QuantizedOperand {
         }
     }
 
-    /// The scales of a quantized tensor, or an error when it has none.
-    static func scales(_ tensor: RuntimeTensor, node: Node, role: String) throws -> [Float] {
+    /// The scales of a quantized tensor, or an error when it has none or one is not a finite,
+    /// non-negative number (activation scales must be positive).
+    static func scales(_ tensor: RuntimeTensor, node: Node, role: String, allowZero: Bool = false) throws -> [Float] {
         guard let q = tensor.quantization, !q.scales.isEmpty else {
             throw node.error("\(role) (\(tensor.type.name)) has no quantization parameters")
+        }
+        for s in q.scales where !s.isFinite || s < 0 || (s == 0 && !allowZero) {
+            throw node.error("\(role) has quantization scale \(s)")
         }
         return q.scales
     }

@@ -78,7 +78,7 @@ final class QuantizedTransposeConvKernel: OpKernel {
 
         let channels = g.outputChannels
         let inputScales = try QuantizedOperand.scales(input, node: node, role: "input")
-        let filterScales = try QuantizedOperand.scales(filter, node: node, role: "filter")
+        let filterScales = try QuantizedOperand.scales(filter, node: node, role: "filter", allowZero: true)
         let outputScales = try QuantizedOperand.scales(output, node: node, role: "output")
         guard filterScales.count == 1 || filterScales.count == channels else {
             throw node.error("filter has \(filterScales.count) scales for \(channels) output channels")

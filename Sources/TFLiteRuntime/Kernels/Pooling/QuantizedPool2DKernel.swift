@@ -47,9 +47,10 @@ final class QuantizedPool2DKernel: OpKernel {
         geometry = g
         guard let range = input.type.quantizedRange else { throw node.error("unsupported type") }
         // The activation range is computed with the output's quantization, as in LiteRT.
+        let quantized = output.quantization == nil ? input : output
+        let scale = try QuantizedOperand.scales(quantized, node: node, role: "output")[0]
         let act = FixedPoint.activationRange(
-            activation, scale: output.quantization?.scales.first ?? input.scale,
-            zeroPoint: output.quantization == nil ? input.zeroPoint : output.zeroPoint, qmin: range.min, qmax: range.max)
+            activation, scale: scale, zeroPoint: quantized.zeroPoint, qmin: range.min, qmax: range.max)
         activationMin = act.min
         activationMax = act.max
     }
