@@ -68,4 +68,19 @@ struct QuantizedPoolingTests {
             .averagePool2D, options: [0: 1, 1: 2, 2: 1, 3: 2, 4: 1], inputs: [input], output: output)
         #expect(try tn.run().values == [-3, 2])
     }
+
+    @Test func rejectsUnusableScales() throws {
+        let input = QuantizedTestOperand(shape: [1, 2, 2, 1], type: .int8, ints: [1, 2, 3, 4], scales: [0], zeroPoints: [0])
+        let output = QuantizedTestOperand(shape: [], type: .int8, scales: [0], zeroPoints: [0])
+        let tn = try QuantizedTestNode(
+            .maxPool2D, options: [0: 1, 1: 1, 2: 1, 3: 2, 4: 2, 5: Int32(FusedActivation.relu.rawValue)], inputs: [input],
+            output: output)
+        #expect(throws: RuntimeError.self) { try tn.run() }
+        let nanFilter = QuantizedTestOperand(
+            shape: [2, 1, 1, 1], type: .int8, ints: [1, 2], scales: [.nan, 1], axis: 0, constant: true)
+        let x = QuantizedTestOperand(shape: [1, 1, 1, 1], type: .int8, ints: [3], scales: [1], zeroPoints: [0])
+        let y = QuantizedTestOperand(shape: [], type: .int8, scales: [1], zeroPoints: [0])
+        let conv = try QuantizedTestNode(.conv2D, options: [0: 1, 1: 1, 2: 1], inputs: [x, nanFilter, nil], output: y)
+        #expect(throws: RuntimeError.self) { try conv.run() }
+    }
 }
