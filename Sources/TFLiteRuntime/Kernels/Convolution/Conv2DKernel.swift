@@ -8,12 +8,8 @@
 /// whose row pointers address the input image tap by tap, so no im2col copy is made. As in TFLite,
 /// only the clamping activations take effect (`CalculateActivationRange` ignores TANH and SIGN_BIT).
 final class Conv2DKernel: OpKernel {
-    private let padding: PaddingScheme
-    private let strideHeight: Int
-    private let strideWidth: Int
-    private let dilationHeight: Int
-    private let dilationWidth: Int
-    private let activation: FusedActivation
+    private let window: ConvolutionOptions
+    private var activation: FusedActivation { window.activation }
 
     private var geometry: WindowGeometry?
     private var groups = 1
@@ -28,12 +24,7 @@ final class Conv2DKernel: OpKernel {
 
     init(_ node: Node) throws {
         try node.expect(inputs: 2, 3, outputs: 1)
-        padding = try PaddingScheme(node: node, field: 0)
-        strideWidth = Int(try node.option(1))
-        strideHeight = Int(try node.option(2))
-        activation = try FusedActivation(node: node, field: 3)
-        dilationWidth = Int(try node.option(4, 1))
-        dilationHeight = Int(try node.option(5, 1))
+        window = try ConvolutionOptions(node: node, layout: .conv)
         zeroRow = .allocate(capacity: 1)
         zeroRow.initialize(to: 0)
     }
@@ -63,10 +54,7 @@ final class Conv2DKernel: OpKernel {
                 throw node.error("bias has \(bias.elementCount) values for \(outputChannels) output channels")
             }
         }
-        let g = try WindowGeometry(
-            node: node, inputShape: input.shape, filterHeight: filter.dim(1), filterWidth: filter.dim(2),
-            strideHeight: strideHeight, strideWidth: strideWidth, dilationHeight: dilationHeight,
-            dilationWidth: dilationWidth, padding: padding)
+        let g = try window.geometry(node: node, inputShape: input.shape, filterHeight: filter.dim(1), filterWidth: filter.dim(2))
         try node.setOutput(0, type: .float32, shape: [g.batch, g.outputHeight, g.outputWidth, outputChannels])
         geometry = g
         self.groups = groups

@@ -7,12 +7,8 @@
 /// channels / input channels) and the option field is not trusted: old converters wrote 0 or 1 there.
 /// Rows of the output are split across threads; see `DepthwiseMicrokernel` for the inner loops.
 final class DepthwiseConv2DKernel: OpKernel {
-    private let padding: PaddingScheme
-    private let strideHeight: Int
-    private let strideWidth: Int
-    private let dilationHeight: Int
-    private let dilationWidth: Int
-    private let activation: FusedActivation
+    private let window: ConvolutionOptions
+    private var activation: FusedActivation { window.activation }
 
     private var geometry: WindowGeometry?
     private var multiplier = 1
@@ -22,12 +18,7 @@ final class DepthwiseConv2DKernel: OpKernel {
 
     init(_ node: Node) throws {
         try node.expect(inputs: 2, 3, outputs: 1)
-        padding = try PaddingScheme(node: node, field: 0)
-        strideWidth = Int(try node.option(1))
-        strideHeight = Int(try node.option(2))
-        activation = try FusedActivation(node: node, field: 4)
-        dilationWidth = Int(try node.option(5, 1))
-        dilationHeight = Int(try node.option(6, 1))
+        window = try ConvolutionOptions(node: node, layout: .depthwise)
         bias = .allocate(capacity: 1)
         bias.initialize(to: 0)
     }
@@ -55,10 +46,7 @@ final class DepthwiseConv2DKernel: OpKernel {
                 throw node.error("bias has \(bias.elementCount) values for \(outputChannels) output channels")
             }
         }
-        let g = try WindowGeometry(
-            node: node, inputShape: input.shape, filterHeight: filter.dim(1), filterWidth: filter.dim(2),
-            strideHeight: strideHeight, strideWidth: strideWidth, dilationHeight: dilationHeight,
-            dilationWidth: dilationWidth, padding: padding)
+        let g = try window.geometry(node: node, inputShape: input.shape, filterHeight: filter.dim(1), filterWidth: filter.dim(2))
         try node.setOutput(0, type: .float32, shape: [g.batch, g.outputHeight, g.outputWidth, outputChannels])
         geometry = g
         self.multiplier = multiplier

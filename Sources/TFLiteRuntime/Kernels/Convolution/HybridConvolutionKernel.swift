@@ -14,11 +14,7 @@
 /// the weight row sums times the zero point, which amounts to the same). Then the fused activation.
 final class HybridConvolutionKernel: OpKernel {
     private let kind: QuantizedConvolutionKernel.Kind
-    private var padding: PaddingScheme = .same
-    private var strideHeight = 1
-    private var strideWidth = 1
-    private var dilationHeight = 1
-    private var dilationWidth = 1
+    private var window = ConvolutionOptions()
     private let activation: FusedActivation
     private var keepNumDims = false
     private var asymmetricInputs = false
@@ -45,19 +41,11 @@ final class HybridConvolutionKernel: OpKernel {
         try node.expect(inputs: 2, 3, outputs: 1)
         switch kind {
         case .conv:
-            padding = try PaddingScheme(node: node, field: 0)
-            strideWidth = Int(try node.option(1))
-            strideHeight = Int(try node.option(2))
-            activation = try FusedActivation(node: node, field: 3)
-            dilationWidth = Int(try node.option(4, 1))
-            dilationHeight = Int(try node.option(5, 1))
+            window = try ConvolutionOptions(node: node, layout: .conv)
+            activation = window.activation
         case .depthwise:
-            padding = try PaddingScheme(node: node, field: 0)
-            strideWidth = Int(try node.option(1))
-            strideHeight = Int(try node.option(2))
-            activation = try FusedActivation(node: node, field: 4)
-            dilationWidth = Int(try node.option(5, 1))
-            dilationHeight = Int(try node.option(6, 1))
+            window = try ConvolutionOptions(node: node, layout: .depthwise)
+            activation = window.activation
         case .fullyConnected:
             activation = try FusedActivation(node: node, field: 0)
             let format = try node.optionByte(1)
@@ -106,10 +94,7 @@ final class HybridConvolutionKernel: OpKernel {
                 }
                 depthMultiplier = channels / inputChannels
             }
-            let g = try WindowGeometry(
-                node: node, inputShape: input.shape, filterHeight: filter.dim(1), filterWidth: filter.dim(2),
-                strideHeight: strideHeight, strideWidth: strideWidth, dilationHeight: dilationHeight,
-                dilationWidth: dilationWidth, padding: padding)
+            let g = try window.geometry(node: node, inputShape: input.shape, filterHeight: filter.dim(1), filterWidth: filter.dim(2))
             geometry = g
             batches = g.batch
             batchSize = g.inputHeight * g.inputWidth * g.inputChannels

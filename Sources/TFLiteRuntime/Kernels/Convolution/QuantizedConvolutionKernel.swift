@@ -26,11 +26,7 @@ final class QuantizedConvolutionKernel: OpKernel {
     }
 
     private let kind: Kind
-    private var padding: PaddingScheme = .same
-    private var strideHeight = 1
-    private var strideWidth = 1
-    private var dilationHeight = 1
-    private var dilationWidth = 1
+    private var window = ConvolutionOptions()
     private let activation: FusedActivation
     private var keepNumDims = false
 
@@ -67,20 +63,12 @@ final class QuantizedConvolutionKernel: OpKernel {
         switch kind {
         case .conv:
             try node.expect(inputs: 2, 3, outputs: 1)
-            padding = try PaddingScheme(node: node, field: 0)
-            strideWidth = Int(try node.option(1))
-            strideHeight = Int(try node.option(2))
-            activation = try FusedActivation(node: node, field: 3)
-            dilationWidth = Int(try node.option(4, 1))
-            dilationHeight = Int(try node.option(5, 1))
+            window = try ConvolutionOptions(node: node, layout: .conv)
+            activation = window.activation
         case .depthwise:
             try node.expect(inputs: 2, 3, outputs: 1)
-            padding = try PaddingScheme(node: node, field: 0)
-            strideWidth = Int(try node.option(1))
-            strideHeight = Int(try node.option(2))
-            activation = try FusedActivation(node: node, field: 4)
-            dilationWidth = Int(try node.option(5, 1))
-            dilationHeight = Int(try node.option(6, 1))
+            window = try ConvolutionOptions(node: node, layout: .depthwise)
+            activation = window.activation
         case .fullyConnected:
             try node.expect(inputs: 2, 3, outputs: 1)
             activation = try FusedActivation(node: node, field: 0)
@@ -118,10 +106,7 @@ final class QuantizedConvolutionKernel: OpKernel {
             guard groups > 0, channels % groups == 0 else {
                 throw node.error("\(channels) output channels cannot be split into \(groups) groups")
             }
-            let g = try WindowGeometry(
-                node: node, inputShape: input.shape, filterHeight: filter.dim(1), filterWidth: filter.dim(2),
-                strideHeight: strideHeight, strideWidth: strideWidth, dilationHeight: dilationHeight,
-                dilationWidth: dilationWidth, padding: padding)
+            let g = try window.geometry(node: node, inputShape: input.shape, filterHeight: filter.dim(1), filterWidth: filter.dim(2))
             geometry = g
             try node.setOutput(0, type: outputType, shape: [g.batch, g.outputHeight, g.outputWidth, channels])
         case .depthwise:
@@ -134,10 +119,7 @@ final class QuantizedConvolutionKernel: OpKernel {
                 throw node.error("filter has \(channels) channels, not a multiple of the input's \(inputChannels)")
             }
             depthMultiplier = channels / inputChannels
-            let g = try WindowGeometry(
-                node: node, inputShape: input.shape, filterHeight: filter.dim(1), filterWidth: filter.dim(2),
-                strideHeight: strideHeight, strideWidth: strideWidth, dilationHeight: dilationHeight,
-                dilationWidth: dilationWidth, padding: padding)
+            let g = try window.geometry(node: node, inputShape: input.shape, filterHeight: filter.dim(1), filterWidth: filter.dim(2))
             geometry = g
             try node.setOutput(0, type: outputType, shape: [g.batch, g.outputHeight, g.outputWidth, channels])
         case .fullyConnected:

@@ -1,0 +1,39 @@
+/// The window options shared by CONV_2D and DEPTHWISE_CONV_2D (float, quantized and hybrid kernels).
+///
+/// The two option tables hold the same values at different field numbers: `Conv2DOptions` is
+/// padding 0, stride_w 1, stride_h 2, activation 3, dilation_w 4, dilation_h 5;
+/// `DepthwiseConv2DOptions` puts depth_multiplier at 3, so activation is 4 and dilations 5 and 6.
+struct ConvolutionOptions {
+    enum Layout {
+        case conv
+        case depthwise
+    }
+
+    var padding: PaddingScheme = .same
+    var strideHeight = 1
+    var strideWidth = 1
+    var dilationHeight = 1
+    var dilationWidth = 1
+    var activation: FusedActivation = .none
+
+    init() {}
+
+    /// Reads the options of `node` laid out as `layout`.
+    init(node: Node, layout: Layout) throws {
+        let shift = layout == .depthwise ? 1 : 0
+        padding = try PaddingScheme(node: node, field: 0)
+        strideWidth = Int(try node.option(1))
+        strideHeight = Int(try node.option(2))
+        activation = try FusedActivation(node: node, field: 3 + shift)
+        dilationWidth = Int(try node.option(4 + shift, 1))
+        dilationHeight = Int(try node.option(5 + shift, 1))
+    }
+
+    /// The output window geometry for an input shape and filter size (validates everything).
+    func geometry(node: Node, inputShape: [Int], filterHeight: Int, filterWidth: Int) throws -> WindowGeometry {
+        try WindowGeometry(
+            node: node, inputShape: inputShape, filterHeight: filterHeight, filterWidth: filterWidth,
+            strideHeight: strideHeight, strideWidth: strideWidth, dilationHeight: dilationHeight,
+            dilationWidth: dilationWidth, padding: padding)
+    }
+}
