@@ -27,6 +27,9 @@ few fused-activation entries; "uncovered" is whatever of it no case contains, an
 "tolerance" means: max|ours - expected| <= tolerance * max(1, max|expected|) per output. Integer
 and bool outputs must match exactly.
 
+Quantized cases (tools/fixture_cases_quantized.py, named q_<scheme>_<graph>) add "quantized": true
+and "dtype" {"scheme", "io", "tensor_types"}; those with integer outputs have tolerance 0.
+
 The script is deterministic (per-case seeds derived from the case name, so adding a case does not
 change the others) and idempotent: it rewrites every case directory and removes case directories
 that are no longer listed. Each model is converted twice and must come out byte-identical.
@@ -51,12 +54,16 @@ os.environ.setdefault("CUDA_VISIBLE_DEVICES", "")
 import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from fixture_cases import CASES, REQUIRED_FUSED, REQUIRED_OPS, Case, Weights  # noqa: E402
+from fixture_cases import CASES as FLOAT_CASES, REQUIRED_FUSED, REQUIRED_OPS, Case, Weights  # noqa: E402
+from fixture_cases_quantized import QUANTIZED_CASES, REQUIRED_QUANTIZED_OPS  # noqa: E402
 from litert_common import make_interpreter, run  # noqa: E402
 from tflite_ops import list_operators  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = REPO / "Tests" / "TFLiteRuntimeTests" / "Fixtures" / "ops"
+
+# Float cases first, then the quantized ones (tools/fixture_cases_quantized.py).
+CASES: list[Case] = FLOAT_CASES + QUANTIZED_CASES
 
 
 
@@ -86,6 +93,8 @@ def convert(c: Case) -> bytes:
     if c.fp16:
         converter.optimizations = [tf.lite.Optimize.DEFAULT]
         converter.target_spec.supported_types = [tf.float16]
+    if hasattr(c, "configure"):  # quantized cases set optimizations, representative data, I/O types
+        c.configure(converter)
     with contextlib.redirect_stdout(io.StringIO()):  # Keras prints a summary of every export
         return converter.convert()
 
@@ -110,7 +119,7 @@ def make_case(c: Case, directory: Path) -> dict:
     rng = np.random.default_rng(seed_for(c.name, "inputs"))
     inputs = []
     for k, (spec, detail) in enumerate(zip(c.inputs, details)):
-        array = spec.draw(rng)
+        array = c.draw_input(spec, detail["dtype"], rng) if hasattr(c, "draw_input") else spec.draw(rng)
         if tuple(detail["shape"]) != array.shape or np.dtype(detail["dtype"]) != array.dtype:
             raise RuntimeError(
                 f"{c.name}: input {k} ({detail['name']}) is {np.dtype(detail['dtype']).name}"
@@ -132,7 +141,7 @@ def make_case(c: Case, directory: Path) -> dict:
         np.save(directory / f"output_{k}.npy", np.ascontiguousarray(array))
 
     ops, fused = list_operators(tflite)
-    return {
+    entry = {
         "name": c.name,
         "description": c.description,
         "ops": sorted(set(ops)),
@@ -143,6 +152,9 @@ def make_case(c: Case, directory: Path) -> dict:
         "output_dtypes": [a.dtype.name for a in outputs],
         "tolerance": c.tolerance,
     }
+    if hasattr(c, "manifest_extra"):  # quantized cases: "quantized": true and their "dtype"
+        entry.update(c.manifest_extra(tflite))
+    return entry
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -152,11 +164,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT,
                         help=f"output directory (default: {DEFAULT_OUT.relative_to(REPO)})")
     parser.add_argument("--list", action="store_true", help="list the cases and exit")
+    parser.add_argument("--only", nargs="+", metavar="CASE",
+                        help="convert just these cases into a scratch --out (no manifest, no cleanup)")
     args = parser.parse_args(argv)
 
     if args.list:
         for c in CASES:
             print(f"{c.name:24} {c.description}")
+        return 0
+
+    if args.only:
+        for c in CASES:
+            if c.name in args.only:
+                entry = make_case(c, args.out / c.name)
+                print(f"{c.name:24} {' '.join(entry['ops'])} {entry.get('dtype', '')}", flush=True)
         return 0
 
     names = [c.name for c in CASES]
@@ -176,11 +197,11 @@ def main(argv: list[str] | None = None) -> int:
         entries.append(entry)
 
     present = {op for e in entries for op in e["ops"]} | {f for e in entries for f in e["fused_activations"]}
-    required = REQUIRED_OPS + REQUIRED_FUSED
+    required = REQUIRED_OPS + REQUIRED_QUANTIZED_OPS + REQUIRED_FUSED
     uncovered = [op for op in required if op not in present]
     # Helper ops the converter adds (e.g. GREATER/SELECT from tf.where) would make a case fail for
     # reasons outside the list, so they are reported.
-    outside = sorted({op for e in entries for op in e["ops"]} - set(REQUIRED_OPS))
+    outside = sorted({op for e in entries for op in e["ops"]} - set(REQUIRED_OPS + REQUIRED_QUANTIZED_OPS))
     manifest = {
         "generator": "tools/make_fixtures.py",
         "reference": "ai-edge-litert 2.3.0, BUILTIN_WITHOUT_DEFAULT_DELEGATES, 1 thread",
