@@ -73,13 +73,15 @@ struct CorruptModelTests {
     func bitFlips() throws {
         let models = CorruptModelTests.sources()
         try #require(!models.isEmpty, "no fixture or shared models found")
-        var rng = SplitMix64(seed: 42)
+        // OPENMLKIT_FUZZ_ROUNDS=N runs N times as many trials with other seeds (a longer local hunt).
+        let rounds = Int(ProcessInfo.processInfo.environment["OPENMLKIT_FUZZ_ROUNDS"] ?? "") ?? 1
+        var rng = SplitMix64(seed: 42 &+ UInt64(max(rounds, 1) - 1) &* 7919)
         var rejected = 0
         var total = 0
         for model in models {
             // Flips concentrated in the FlatBuffer structure (the start and the end of the file, where
             // tables and vtables live) as well as anywhere.
-            for trial in 0..<60 {
+            for trial in 0..<(60 * max(rounds, 1)) {
                 var bytes = [UInt8](model)
                 for _ in 0..<(1 + trial % 4) {
                     let region = Int.random(in: 0..<3, using: &rng)

@@ -113,6 +113,22 @@ extension Model {
                     }
                 }
             }
+            // Zero points must be representable in the tensor's type (kernels narrow them to Int32
+            // and integer arithmetic relies on the range), and scales must be finite.
+            let zeroPointRange: ClosedRange<Int64>
+            switch type {
+            case .uint8: zeroPointRange = 0...255
+            case .int8: zeroPointRange = -128...127
+            case .int16: zeroPointRange = -32768...32767
+            default: zeroPointRange = Int64(Int32.min)...Int64(Int32.max)
+            }
+            if let bad = zeroPoints.first(where: { !zeroPointRange.contains($0) }) {
+                throw ModelError.invalidValue(
+                    what: "\(what) quantization", detail: "zero point \(bad) is outside the range of \(type.name)")
+            }
+            if let bad = scales.first(where: { !$0.isFinite }) {
+                throw ModelError.invalidValue(what: "\(what) quantization", detail: "scale \(bad) is not finite")
+            }
             quantization = QuantizationInfo(
                 scales: scales, zeroPoints: zeroPoints.isEmpty ? Array(repeating: 0, count: scales.count) : zeroPoints,
                 quantizedDimension: dim, min: try q.floatVector(0) ?? [], max: try q.floatVector(1) ?? [])
