@@ -15,6 +15,9 @@ struct InspectCommand: ParsableCommand {
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
+    @Flag(help: "Also list every tensor of subgraph 0 with its type, shape and quantization.")
+    var tensors = false
+
     func run() throws {
         try reportingErrors {
             let loaded: Model
@@ -23,7 +26,7 @@ struct InspectCommand: ParsableCommand {
             } catch let error as ModelError {
                 throw CLIError("\(model): \(error.description)")
             }
-            let report = ModelReport(model: loaded, path: model)
+            let report = ModelReport(model: loaded, path: model, includeTensors: tensors)
             if json {
                 print(try report.jsonString())
             } else {

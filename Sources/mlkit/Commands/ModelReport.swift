@@ -5,6 +5,7 @@ import TFLiteRuntime
 struct ModelReport {
     let model: Model
     let path: String
+    var includeTensors = false
 
     struct TensorEntry: Encodable {
         let index: Int
@@ -52,6 +53,7 @@ struct ModelReport {
         let unsupported_operators: [String]
         let has_metadata: Bool
         let metadata: [MetadataEntry]
+        let all_tensors: [TensorEntry]?
     }
 
     /// Shapes after `allocateTensors()`, by tensor index, when the runtime can prepare the model.
@@ -112,7 +114,8 @@ struct ModelReport {
             has_metadata: model.metadataBuffer(named: "TFLITE_METADATA") != nil,
             metadata: model.metadata.map {
                 MetadataEntry(name: $0.name, buffer: $0.buffer, bytes: model.bufferData($0.buffer)?.count ?? 0)
-            })
+            },
+            all_tensors: includeTensors ? entries(Array(model.subgraphs[0].tensors.indices), prepared: prepared) : nil)
     }
 
     func jsonString() throws -> String {
@@ -128,7 +131,10 @@ struct ModelReport {
             if q.scales.count == 1 {
                 line += "  scale \(q.scales[0]) zero point \(q.zero_points.first ?? 0)"
             } else {
-                line += "  per-channel on dimension \(q.quantized_dimension) (\(q.scales.count) scales)"
+                let low = q.scales.min() ?? 0, high = q.scales.max() ?? 0
+                let zeros = Set(q.zero_points)
+                line += "  per-channel on dimension \(q.quantized_dimension): \(q.scales.count) scales \(low)…\(high)"
+                line += zeros.count == 1 ? ", zero point \(zeros.first ?? 0)" : ", \(zeros.count) zero points"
             }
         }
         return line + "  [tensor \(e.tensor_index)]"
@@ -160,6 +166,10 @@ struct ModelReport {
             lines.append("All operators are supported by this runtime.")
         } else {
             lines.append("Not supported by this runtime: \(r.unsupported_operators.joined(separator: ", "))")
+        }
+        if let all = r.all_tensors {
+            lines.append("Tensors:")
+            lines += all.map(describe)
         }
         if r.metadata.isEmpty {
             lines.append("Metadata: none")
