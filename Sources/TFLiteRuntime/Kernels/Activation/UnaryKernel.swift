@@ -71,7 +71,7 @@ final class UnaryKernel: OpKernel {
         case .reluN1To1: UnaryKernel.apply(ClampFunctor(lower: -1, upper: 1), x, y, threads: t, op.minimumPerThread)
         case .leakyRelu: UnaryKernel.apply(LeakyReluFunctor(alpha: alpha), x, y, threads: t, op.minimumPerThread)
         case .elu: UnaryKernel.applyExponential(EluFunctor(), x, y, threads: t, op.minimumPerThread)
-        case .hardSwish: UnaryKernel.apply(HardSwishFunctor(), x, y, threads: t, op.minimumPerThread)
+        case .hardSwish: UnaryKernel.applyHardSwish(x, y, threads: t, op.minimumPerThread)
         case .gelu:
             if approximate {
                 UnaryKernel.applyExponential(GeluTanhFunctor(), x, y, threads: t, op.minimumPerThread)
@@ -139,6 +139,26 @@ final class UnaryKernel: OpKernel {
 
     /// `y[i] = f(x[i])` for every element, split over threads when there are enough.
     @inline(__always)
+    /// HARD_SWISH with LiteRT's float rounding: its optimized kernel computes whole blocks of 4 as
+    /// `(x · ⅙) · relu6(x + 3)` and the remaining elements as `(x · relu6(x + 3)) · ⅙` (measured
+    /// against LiteRT 2.3 on x86; the plain `x · relu6(x + 3) / 6` differs in the last bit for a
+    /// third of the elements, which a following dynamic-range layer can turn into a whole quantum).
+    static func applyHardSwish(
+        _ x: UnsafeMutableBufferPointer<Float>, _ y: UnsafeMutableBufferPointer<Float>, threads: Int,
+        _ minimumPerThread: Int
+    ) {
+        guard let px = x.baseAddress, let py = y.baseAddress else { return }
+        let blocked = x.count / 4 * 4
+        let sixth: Float = 1.0 / 6.0
+        parallelFor(x.count, threads: threads, minimumPerThread: minimumPerThread) { range in
+            for i in range {
+                let v = px[i]
+                let r = min(max(v + 3, 0), 6)
+                py[i] = i < blocked ? (v * sixth) * r : (v * r) * sixth
+            }
+        }
+    }
+
     static func apply<F: UnaryFunctor>(
         _ f: F, _ x: UnsafeMutableBufferPointer<F.Element>, _ y: UnsafeMutableBufferPointer<F.Element>,
         threads: Int, _ minimumPerThread: Int
