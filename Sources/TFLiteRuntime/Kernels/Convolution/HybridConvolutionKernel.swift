@@ -39,20 +39,10 @@ final class HybridConvolutionKernel: OpKernel {
     init(_ node: Node, kind: QuantizedConvolutionKernel.Kind) throws {
         self.kind = kind
         try node.expect(inputs: 2, 3, outputs: 1)
-        switch kind {
-        case .conv:
-            window = try ConvolutionOptions(node: node, layout: .conv)
-            activation = window.activation
-        case .depthwise:
-            window = try ConvolutionOptions(node: node, layout: .depthwise)
-            activation = window.activation
-        case .fullyConnected:
-            activation = try FusedActivation(node: node, field: 0)
-            let format = try node.optionByte(1)
-            guard format == 0 else { throw node.error("weights format \(format) is not supported") }
-            keepNumDims = try node.optionBool(2)
-            asymmetricInputs = try node.optionBool(3)
-        }
+        window = try ConvolutionOptions(node: node, layout: kind.layout)
+        activation = window.activation
+        keepNumDims = window.keepNumDims
+        asymmetricInputs = window.asymmetricInputs
     }
 
     /// Whether the node is a hybrid one: float input with int8 weights.

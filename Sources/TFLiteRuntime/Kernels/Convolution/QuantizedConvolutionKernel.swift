@@ -23,6 +23,15 @@ final class QuantizedConvolutionKernel: OpKernel {
         case conv
         case depthwise
         case fullyConnected
+
+        /// How this kind's options table is laid out.
+        var layout: ConvolutionOptions.Layout {
+            switch self {
+            case .conv: return .conv
+            case .depthwise: return .depthwise
+            case .fullyConnected: return .fullyConnected
+            }
+        }
     }
 
     private let kind: Kind
@@ -60,23 +69,11 @@ final class QuantizedConvolutionKernel: OpKernel {
 
     init(_ node: Node, kind: Kind) throws {
         self.kind = kind
-        switch kind {
-        case .conv:
-            try node.expect(inputs: 2, 3, outputs: 1)
-            window = try ConvolutionOptions(node: node, layout: .conv)
-            activation = window.activation
-        case .depthwise:
-            try node.expect(inputs: 2, 3, outputs: 1)
-            window = try ConvolutionOptions(node: node, layout: .depthwise)
-            activation = window.activation
-        case .fullyConnected:
-            try node.expect(inputs: 2, 3, outputs: 1)
-            activation = try FusedActivation(node: node, field: 0)
-            let format = try node.optionByte(1)
-            guard format == 0 else { throw node.error("weights format \(format) is not supported") }
-            keepNumDims = try node.optionBool(2)
-            quantizedBiasType = try node.optionByte(4)
-        }
+        try node.expect(inputs: 2, 3, outputs: 1)
+        window = try ConvolutionOptions(node: node, layout: kind.layout)
+        activation = window.activation
+        keepNumDims = window.keepNumDims
+        quantizedBiasType = window.quantizedBiasType
     }
 
     func prepare(_ node: Node) throws {

@@ -12,41 +12,21 @@ final class Pool2DKernel: OpKernel {
     }
 
     private let kind: Kind
-    private let padding: PaddingScheme
-    private let strideHeight: Int
-    private let strideWidth: Int
-    private let filterHeight: Int
-    private let filterWidth: Int
-    private let activation: FusedActivation
+    private let options: PoolOptions
+    private var activation: FusedActivation { options.activation }
     private var geometry: WindowGeometry?
 
     init(_ node: Node, kind: Kind) throws {
         try node.expect(inputs: 1, outputs: 1)
         self.kind = kind
-        padding = try PaddingScheme(node: node, field: 0)
-        strideWidth = Int(try node.option(1))
-        strideHeight = Int(try node.option(2))
-        filterWidth = Int(try node.option(3))
-        filterHeight = Int(try node.option(4))
-        activation = try FusedActivation(node: node, field: 5)
+        options = try PoolOptions(node: node)
     }
 
     func prepare(_ node: Node) throws {
         let input = try node.input(0)
         try node.expect(input, type: .float32, role: "input")
         try FloatOperand.checkExtent(input.shape, node: node, role: "input")
-        let g = try WindowGeometry(
-            node: node, inputShape: input.shape, filterHeight: filterHeight, filterWidth: filterWidth,
-            strideHeight: strideHeight, strideWidth: strideWidth, padding: padding)
-        // TFLite fails at run time on a window with no position inside the image; find it now.
-        if g.inputHeight > 0, g.inputWidth > 0 {
-            for oy in 0..<g.outputHeight where g.validFilterRows(outputRow: oy).isEmpty {
-                throw node.error("pooling window of output row \(oy) lies entirely in the padding")
-            }
-            for ox in 0..<g.outputWidth where g.validFilterColumns(outputColumn: ox).isEmpty {
-                throw node.error("pooling window of output column \(ox) lies entirely in the padding")
-            }
-        }
+        let g = try options.geometry(node: node, inputShape: input.shape)
         try node.setOutput(0, type: .float32, shape: [g.batch, g.outputHeight, g.outputWidth, g.inputChannels])
         geometry = g
     }

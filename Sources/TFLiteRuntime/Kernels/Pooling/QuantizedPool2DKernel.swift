@@ -7,12 +7,8 @@
 /// from zero), then clamps; the optimized 8-bit kernels and the reference kernels agree on this.
 final class QuantizedPool2DKernel: OpKernel {
     private let kind: Pool2DKernel.Kind
-    private let padding: PaddingScheme
-    private let strideHeight: Int
-    private let strideWidth: Int
-    private let filterHeight: Int
-    private let filterWidth: Int
-    private let activation: FusedActivation
+    private let options: PoolOptions
+    private var activation: FusedActivation { options.activation }
     private var geometry: WindowGeometry?
     private var activationMin: Int32 = 0
     private var activationMax: Int32 = 0
@@ -20,29 +16,14 @@ final class QuantizedPool2DKernel: OpKernel {
     init(_ node: Node, kind: Pool2DKernel.Kind) throws {
         try node.expect(inputs: 1, outputs: 1)
         self.kind = kind
-        padding = try PaddingScheme(node: node, field: 0)
-        strideWidth = Int(try node.option(1))
-        strideHeight = Int(try node.option(2))
-        filterWidth = Int(try node.option(3))
-        filterHeight = Int(try node.option(4))
-        activation = try FusedActivation(node: node, field: 5)
+        options = try PoolOptions(node: node)
     }
 
     func prepare(_ node: Node) throws {
         let input = try node.input(0), output = try node.output(0)
         try node.expect(input, type: .uint8, .int8, .int16, role: "input")
         try FloatOperand.checkExtent(input.shape, node: node, role: "input")
-        let g = try WindowGeometry(
-            node: node, inputShape: input.shape, filterHeight: filterHeight, filterWidth: filterWidth,
-            strideHeight: strideHeight, strideWidth: strideWidth, padding: padding)
-        if g.inputHeight > 0, g.inputWidth > 0 {
-            for oy in 0..<g.outputHeight where g.validFilterRows(outputRow: oy).isEmpty {
-                throw node.error("pooling window of output row \(oy) lies entirely in the padding")
-            }
-            for ox in 0..<g.outputWidth where g.validFilterColumns(outputColumn: ox).isEmpty {
-                throw node.error("pooling window of output column \(ox) lies entirely in the padding")
-            }
-        }
+        let g = try options.geometry(node: node, inputShape: input.shape)
         try node.setOutput(0, type: input.type, shape: [g.batch, g.outputHeight, g.outputWidth, g.inputChannels])
         geometry = g
         guard let range = input.type.quantizedRange else { throw node.error("unsupported type") }
