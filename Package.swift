@@ -1,16 +1,24 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// Modules split only where dependencies differ: the runtime needs nothing but the toolchain, the
+// ML Kit layer adds hashing for verified downloads, vision links the system image codecs, and the
+// hub pulls the HTTP server and SQLite.
 let package = Package(
     name: "OpenMLKit",
-    platforms: [.macOS(.v13), .iOS(.v16)],
+    platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .library(name: "TFLiteRuntime", targets: ["TFLiteRuntime"]),
         .library(name: "OpenMLKit", targets: ["OpenMLKit"]),
+        .library(name: "OpenMLKitVision", targets: ["OpenMLKitVision"]),
+        .library(name: "ModelHub", targets: ["ModelHub"]),
         .executable(name: "mlkit", targets: ["mlkit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     ],
     targets: [
         // The runtime depends on nothing but the toolchain. Its kernels hand raw buffer pointers to
@@ -23,12 +31,38 @@ let package = Package(
         ),
         .target(
             name: "OpenMLKit",
-            dependencies: ["TFLiteRuntime"]
+            dependencies: [
+                "TFLiteRuntime",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        // Thin C wrappers around the system image codecs (Debian: libjpeg62-turbo-dev, libpng-dev):
+        // libjpeg and libpng report errors by longjmp, which only C can catch.
+        .target(
+            name: "CImageCodecs",
+            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]
+        ),
+        .target(
+            name: "OpenMLKitVision",
+            dependencies: ["OpenMLKit", "TFLiteRuntime", "CImageCodecs"]
+        ),
+        .target(
+            name: "ModelHub",
+            dependencies: [
+                "OpenMLKit",
+                "TFLiteRuntime",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .executableTarget(
             name: "mlkit",
             dependencies: [
                 "TFLiteRuntime",
+                "OpenMLKit",
+                "OpenMLKitVision",
+                "ModelHub",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             resources: [.copy("Resources/demo")]
@@ -41,7 +75,15 @@ let package = Package(
         ),
         .testTarget(
             name: "OpenMLKitTests",
-            dependencies: ["OpenMLKit", "TFLiteRuntime"]
+            dependencies: ["OpenMLKit", "TFLiteRuntime", "ModelHub"]
+        ),
+        .testTarget(
+            name: "OpenMLKitVisionTests",
+            dependencies: ["OpenMLKitVision", "OpenMLKit", "TFLiteRuntime"]
+        ),
+        .testTarget(
+            name: "ModelHubTests",
+            dependencies: ["ModelHub", "OpenMLKit"]
         ),
         .testTarget(
             name: "mlkitTests",

@@ -1,0 +1,2 @@
+/// ModelHub: the self-hosted model-hosting server (work in progress).
+public enum ModelHub {}

@@ -1,0 +1,2 @@
+/// OpenMLKitVision: images in, labels and boxes out (work in progress).
+public enum OpenMLKitVision {}

@@ -1,0 +1,4 @@
+import Testing
+@testable import ModelHub
+
+@Test func moduleLinks() { _ = ModelHub.self }

@@ -1,0 +1,4 @@
+import Testing
+@testable import OpenMLKitVision
+
+@Test func moduleLinks() { _ = OpenMLKitVision.self }
