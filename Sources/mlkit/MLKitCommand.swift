@@ -3,7 +3,7 @@ import Foundation
 
 /// `mlkit`: OpenMLKit's command-line tool.
 @main
-struct MLKitCommand: ParsableCommand {
+struct MLKitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mlkit",
         abstract: "Run and inspect TensorFlow Lite models with OpenMLKit's pure-Swift runtime.",
@@ -15,6 +15,19 @@ struct MLKitCommand: ParsableCommand {
 struct CLIError: Error, CustomStringConvertible {
     let description: String
     init(_ message: String) { description = message }
+}
+
+/// Runs `body`, turning any error into one `error: ...` line on stderr and exit status 1.
+func reportingErrors(_ body: () async throws -> Void) async throws {
+    do {
+        try await body()
+    } catch let exit as ExitCode {
+        throw exit
+    } catch {
+        let message = (error as? LocalizedError)?.errorDescription ?? String(describing: error)
+        FileHandle.standardError.write(Data("error: \(message)\n".utf8))
+        throw ExitCode(1)
+    }
 }
 
 /// Runs `body`, turning any error into one `error: ...` line on stderr and exit status 1.

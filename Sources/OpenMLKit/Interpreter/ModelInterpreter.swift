@@ -21,7 +21,6 @@ public final class ModelInterpreter: @unchecked Sendable {
     private let resolveModelPath: () throws -> String
     private let queue = DispatchQueue(label: "OpenMLKit.ModelInterpreter")
     private var interpreter: Interpreter?
-    private var loadedPath: String?
 
     /// Threads the runtime may use for one inference (default 1).
     public var threadCount: Int = 1
@@ -36,6 +35,30 @@ public final class ModelInterpreter: @unchecked Sendable {
     /// An interpreter for a model bundled with the app.
     public static func modelInterpreter(localModel: CustomLocalModel) -> ModelInterpreter {
         ModelInterpreter { localModel.modelPath }
+    }
+
+    /// An interpreter for a hosted model, using the version installed by `manager` (the shared
+    /// manager by default) when the interpreter first loads. Runs before the model has been
+    /// downloaded fail with ``ModelInterpreterError/modelNotDownloaded(name:)``.
+    public static func modelInterpreter(
+        remoteModel: CustomRemoteModel, manager: ModelManager = .modelManager()
+    ) -> ModelInterpreter {
+        ModelInterpreter {
+            guard let model = manager.downloadedModel(remoteModel) else {
+                throw ModelInterpreterError.modelNotDownloaded(name: remoteModel.name)
+            }
+            return model.path
+        }
+    }
+
+    /// The seeds' fallback in one call: the hosted model if a version of it has been downloaded
+    /// when the interpreter first loads, else the bundled one. The choice holds for the
+    /// interpreter's life, so a version downloaded meanwhile is used by the next interpreter
+    /// (ML Kit: "on the next start").
+    public static func modelInterpreter(
+        remoteModel: CustomRemoteModel, localModel: CustomLocalModel, manager: ModelManager = .modelManager()
+    ) -> ModelInterpreter {
+        ModelInterpreter { manager.downloadedModel(remoteModel)?.path ?? localModel.modelPath }
     }
 
     /// Runs the model and calls `completion` with the outputs or an error.
@@ -93,12 +116,12 @@ public final class ModelInterpreter: @unchecked Sendable {
     }
 
     private func loadedInterpreter() throws -> Interpreter {
+        // The model is chosen once: a version downloaded later is picked up by a new interpreter.
+        if let interpreter { return interpreter }
         let path = try resolveModelPath()
-        if let interpreter, loadedPath == path { return interpreter }
         do {
             let created = try Interpreter(modelPath: path, options: .init(threadCount: threadCount))
             interpreter = created
-            loadedPath = path
             return created
         } catch {
             throw ModelInterpreterError.modelFailed("\(path): \(error.localizedDescription)")

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why a model file could not be read.
 ///
 /// Every case names the part of the file that was wrong (`what`, e.g. `"subgraph 0 tensor 12"`)
@@ -34,4 +36,8 @@ extension ModelError: CustomStringConvertible {
             return "\(what): \(detail)"
         }
     }
+}
+
+extension ModelError: LocalizedError {
+    public var errorDescription: String? { description }
 }

@@ -1,2 +1,0 @@
-/// ModelHub: the self-hosted model-hosting server (work in progress).
-public enum ModelHub {}

@@ -1,0 +1,118 @@
+import Foundation
+import GRDB
+import OpenMLKit
+
+/// The embedded catalogue: one SQLite file (through GRDB), no setup.
+///
+/// Version numbers are assigned inside a write transaction, so concurrent publishes of one name
+/// get consecutive numbers.
+public final class SQLiteModelCatalog: ModelCatalog {
+    private let database: DatabaseQueue
+
+    /// Opens (creating and migrating if needed) the catalogue at `path`.
+    public init(path: String) throws {
+        do {
+            database = try DatabaseQueue(path: path)
+            var migrator = DatabaseMigrator()
+            migrator.registerMigration("v1") { db in
+                try db.create(table: "model") { t in
+                    t.primaryKey("name", .text)
+                    t.column("rollout", .text).notNull()
+                    t.column("createdAt", .datetime).notNull()
+                }
+                try db.create(table: "version") { t in
+                    t.column("name", .text).notNull().references("model", onDelete: .cascade)
+                    t.column("version", .integer).notNull()
+                    t.column("size", .integer).notNull()
+                    t.column("sha256", .text).notNull()
+                    t.column("blobKey", .text).notNull()
+                    t.column("publishedAt", .datetime).notNull()
+                    t.primaryKey(["name", "version"])
+                }
+            }
+            try migrator.migrate(database)
+        } catch {
+            throw HubStorageError.database("cannot open \(path): \(error)")
+        }
+    }
+
+    public func models() async throws -> [HubModel] {
+        try await read { db in
+            let names = try String.fetchAll(db, sql: "SELECT name FROM model ORDER BY name")
+            return try names.compactMap { try Self.load(db, name: $0) }
+        }
+    }
+
+    public func model(named name: String) async throws -> HubModel? {
+        try await read { db in try Self.load(db, name: name) }
+    }
+
+    public func blobKey(name: String, version: Int) async throws -> String? {
+        try await read { db in
+            try String.fetchOne(
+                db, sql: "SELECT blobKey FROM version WHERE name = ? AND version = ?", arguments: [name, version])
+        }
+    }
+
+    public func addVersion(name: String, size: Int64, sha256: String, blobKey: String, publishedAt: Date) async throws
+        -> HubModelVersion
+    {
+        let rollout = try String(decoding: HubJSON.encoder().encode(HubRollout()), as: UTF8.self)
+        return try await write { db in
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO model (name, rollout, createdAt) VALUES (?, ?, ?)",
+                arguments: [name, rollout, publishedAt])
+            let last = try Int.fetchOne(db, sql: "SELECT MAX(version) FROM version WHERE name = ?", arguments: [name])
+            let version = (last ?? 0) + 1
+            try db.execute(
+                sql: "INSERT INTO version (name, version, size, sha256, blobKey, publishedAt) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [name, version, size, sha256, blobKey, publishedAt])
+            return HubModelVersion(name: name, version: version, size: size, sha256: sha256, publishedAt: publishedAt)
+        }
+    }
+
+    public func deleteModel(named name: String) async throws -> [String]? {
+        try await write { db in
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM model WHERE name = ?", arguments: [name]) != nil else {
+                return nil
+            }
+            let keys = try String.fetchAll(db, sql: "SELECT blobKey FROM version WHERE name = ?", arguments: [name])
+            try db.execute(sql: "DELETE FROM version WHERE name = ?", arguments: [name])
+            try db.execute(sql: "DELETE FROM model WHERE name = ?", arguments: [name])
+            return keys
+        }
+    }
+
+    public func setRollout(_ rollout: HubRollout, for name: String) async throws -> Bool {
+        let json = try String(decoding: HubJSON.encoder().encode(rollout), as: UTF8.self)
+        return try await write { db in
+            try db.execute(sql: "UPDATE model SET rollout = ? WHERE name = ?", arguments: [json, name])
+            return db.changesCount > 0
+        }
+    }
+
+    private static func load(_ db: Database, name: String) throws -> HubModel? {
+        guard let row = try Row.fetchOne(db, sql: "SELECT rollout FROM model WHERE name = ?", arguments: [name]) else {
+            return nil
+        }
+        let rolloutJSON: String = row["rollout"]
+        let rollout = (try? HubJSON.decoder().decode(HubRollout.self, from: Data(rolloutJSON.utf8))) ?? HubRollout()
+        let versions = try Row.fetchAll(
+            db, sql: "SELECT version, size, sha256, publishedAt FROM version WHERE name = ? ORDER BY version",
+            arguments: [name]
+        ).map { row in
+            HubModelVersion(
+                name: name, version: row["version"], size: row["size"], sha256: row["sha256"],
+                publishedAt: row["publishedAt"])
+        }
+        return HubModel(name: name, versions: versions, rollout: rollout)
+    }
+
+    private func read<T: Sendable>(_ body: @Sendable @escaping (Database) throws -> T) async throws -> T {
+        do { return try await database.read(body) } catch { throw HubStorageError.database("\(error)") }
+    }
+
+    private func write<T: Sendable>(_ body: @Sendable @escaping (Database) throws -> T) async throws -> T {
+        do { return try await database.write(body) } catch { throw HubStorageError.database("\(error)") }
+    }
+}
