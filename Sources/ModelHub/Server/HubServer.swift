@@ -5,6 +5,8 @@ import Hummingbird
 import Logging
 import NIOCore
 import OpenMLKit
+import ServiceLifecycle
+import UnixSignals
 
 /// The model-hosting server: publish models by name and version, roll them out, serve downloads.
 ///
@@ -47,8 +49,13 @@ public struct HubServer: Sendable {
         self.blobs = blobs
     }
 
-    /// Runs until the task is cancelled; `onListening` receives the bound port (useful with port 0).
+    /// Runs until the task is cancelled or the process gets SIGTERM/SIGINT (then finishes the
+    /// requests in progress); `onListening` receives the bound port (useful with port 0).
     public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        try await serviceGroup(onListening: onListening, signals: [.sigterm, .sigint]).run()
+    }
+
+    func serviceGroup(onListening: @escaping @Sendable (Int) async -> Void, signals: [UnixSignal]) -> ServiceGroup {
         var logger = Logger(label: "ModelHub")
         logger.logLevel = .warning
         let app = Application(
@@ -57,7 +64,7 @@ public struct HubServer: Sendable {
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
             logger: logger
         )
-        try await app.run()
+        return ServiceGroup(services: [app], gracefulShutdownSignals: signals, cancellationSignals: [], logger: logger)
     }
 
     func makeRouter() -> Router<BasicRequestContext> {

@@ -1,4 +1,0 @@
-import Testing
-@testable import ModelHub
-
-@Test func moduleLinks() { _ = ModelHub.self }
