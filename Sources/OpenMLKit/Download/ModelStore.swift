@@ -118,7 +118,9 @@ struct ModelStore: Sendable {
             try fm.moveItem(at: partialFile(for: version.name), to: file)
             let model = DownloadedModel(
                 name: version.name, version: version.version, sha256: version.sha256, size: version.size,
-                publishedAt: version.publishedAt, downloadedAt: Date(), path: file.path)
+                publishedAt: version.publishedAt,
+                // Whole seconds, as the record stores them: the returned value equals a later read.
+                downloadedAt: Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)), path: file.path)
             try HubJSON.encoder().encode(model).write(to: record(for: version.name), options: .atomic)
             try? fm.removeItem(at: partialRecord(for: version.name))
             for entry in (try? fm.contentsOfDirectory(atPath: directory.path)) ?? []
