@@ -75,7 +75,8 @@ let package = Package(
         ),
         .testTarget(
             name: "OpenMLKitTests",
-            dependencies: ["OpenMLKit", "TFLiteRuntime", "ModelHub"]
+            dependencies: ["OpenMLKit", "TFLiteRuntime", "ModelHub"],
+            exclude: ["Goldens"]
         ),
         .testTarget(
             name: "OpenMLKitVisionTests",

@@ -21,6 +21,12 @@ public final class ModelInterpreter: @unchecked Sendable {
     private let resolveModelPath: () throws -> String
     private let queue = DispatchQueue(label: "OpenMLKit.ModelInterpreter")
     private var interpreter: Interpreter?
+    private let pathLock = NSLock()
+    private var _modelPath: String?
+
+    /// The model file this interpreter loaded (the downloaded or the bundled one, for
+    /// ``modelInterpreter(remoteModel:localModel:manager:)``), or nil before its first run.
+    public var modelPath: String? { pathLock.withLock { _modelPath } }
 
     /// Threads the runtime may use for one inference (default 1).
     public var threadCount: Int = 1
@@ -122,6 +128,7 @@ public final class ModelInterpreter: @unchecked Sendable {
         do {
             let created = try Interpreter(modelPath: path, options: .init(threadCount: threadCount))
             interpreter = created
+            pathLock.withLock { _modelPath = path }
             return created
         } catch {
             throw ModelInterpreterError.modelFailed("\(path): \(error.localizedDescription)")
