@@ -1,5 +1,36 @@
 #ifndef OPENMLKIT_CIMAGECODECS_H
 #define OPENMLKIT_CIMAGECODECS_H
-/// Placeholder until the JPEG/PNG wrappers land.
-int omk_codecs_version(void);
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// Thin wrappers around the system libjpeg(-turbo) and libpng.
+///
+/// Both libraries report errors by longjmp; these functions catch that in C, free what they
+/// allocated and return a nonzero status with a message in `error` instead. Pixels are returned in
+/// a malloc'd buffer that the caller releases with `omk_free`.
+
+/// Largest width or height accepted, a guard against hostile headers asking for huge buffers.
+#define OMK_MAX_DIMENSION 32768
+
+/// Decodes a baseline or progressive JPEG to tightly packed RGB8 (3 bytes per pixel).
+/// Grayscale and YCbCr files are converted to RGB; CMYK files are rejected.
+/// Returns 0 on success; otherwise writes a NUL-terminated message of at most `error_size` bytes.
+int omk_jpeg_decode(const uint8_t *data, size_t size, uint8_t **pixels, uint32_t *width, uint32_t *height,
+                    char *error, size_t error_size);
+
+/// Decodes a PNG to tightly packed RGBA8 (4 bytes per pixel): palettes and grayscale are expanded,
+/// 16-bit samples are reduced to 8 bits, and images without alpha get alpha 255. No gamma correction.
+/// Returns 0 on success; otherwise writes a NUL-terminated message of at most `error_size` bytes.
+int omk_png_decode(const uint8_t *data, size_t size, uint8_t **pixels, uint32_t *width, uint32_t *height,
+                   char *error, size_t error_size);
+
+/// Encodes tightly packed RGB8 pixels as a PNG held in a malloc'd buffer (`*out`, `*out_size`).
+/// Returns 0 on success; otherwise writes a message to `error`.
+int omk_png_encode_rgb(const uint8_t *pixels, uint32_t width, uint32_t height, uint8_t **out, size_t *out_size,
+                       char *error, size_t error_size);
+
+/// Releases a buffer returned by the functions above.
+void omk_free(void *pointer);
+
 #endif

@@ -54,6 +54,13 @@ struct ModelReport {
         let has_metadata: Bool
         let metadata: [MetadataEntry]
         let all_tensors: [TensorEntry]?
+        let tflite_metadata: MetadataReport?
+        let tflite_metadata_error: String?
+    }
+
+    /// The parsed TensorFlow Lite metadata, or the reason it could not be read.
+    private var metadataReport: (report: MetadataReport?, error: String?) {
+        do { return (try MetadataReport(model: model), nil) } catch { return (nil, String(describing: error)) }
     }
 
     /// Shapes after `allocateTensors()`, by tensor index, when the runtime can prepare the model.
@@ -99,6 +106,7 @@ struct ModelReport {
 
     func makeReport() -> JSONReport {
         let prepared = preparedShapes
+        let meta = metadataReport
         return JSONReport(
             path: path, version: model.version, description: model.modelDescription,
             subgraphs: model.subgraphs.count, tensors: model.subgraphs[0].tensors.count,
@@ -115,7 +123,8 @@ struct ModelReport {
             metadata: model.metadata.map {
                 MetadataEntry(name: $0.name, buffer: $0.buffer, bytes: model.bufferData($0.buffer)?.count ?? 0)
             },
-            all_tensors: includeTensors ? entries(Array(model.subgraphs[0].tensors.indices), prepared: prepared) : nil)
+            all_tensors: includeTensors ? entries(Array(model.subgraphs[0].tensors.indices), prepared: prepared) : nil,
+            tflite_metadata: meta.report, tflite_metadata_error: meta.error)
     }
 
     func jsonString() throws -> String {
@@ -176,6 +185,8 @@ struct ModelReport {
         } else {
             lines.append("Metadata: " + r.metadata.map { "\($0.name) (\($0.bytes) bytes)" }.joined(separator: ", "))
         }
+        if let report = r.tflite_metadata { lines += report.lines() }
+        if let error = r.tflite_metadata_error { lines.append("TFLite metadata: unreadable: \(error)") }
         return lines.joined(separator: "\n")
     }
 }

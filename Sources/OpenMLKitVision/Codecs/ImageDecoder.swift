@@ -1,0 +1,57 @@
+import CImageCodecs
+
+/// Picks a decoder from the leading bytes and decodes an image file held in memory.
+enum ImageDecoder {
+    /// The decoded pixels and, for JPEG, the EXIF orientation (`.up` otherwise).
+    static func decode(_ bytes: UnsafeRawBufferPointer) throws -> (PixelBuffer, ImageOrientation) {
+        guard bytes.count >= 4 else {
+            throw VisionError.unsupportedFormat(detail: "\(bytes.count) bytes are too few for an image")
+        }
+        if bytes[0] == 0xFF, bytes[1] == 0xD8 {
+            return (try decodeJPEG(bytes), EXIF.orientation(inJPEG: bytes) ?? .up)
+        }
+        if bytes[0] == 0x89, bytes[1] == 0x50, bytes[2] == 0x4E, bytes[3] == 0x47 {
+            return (try decodePNG(bytes), .up)
+        }
+        if bytes[0] == 0x42, bytes[1] == 0x4D {
+            return (try BMPDecoder.decode(bytes), .up)
+        }
+        let head = bytes.prefix(4).map { String($0, radix: 16) }.joined(separator: " ")
+        throw VisionError.unsupportedFormat(detail: "not JPEG, PNG or BMP (starts with \(head))")
+    }
+
+    static func decodeJPEG(_ bytes: UnsafeRawBufferPointer) throws -> PixelBuffer {
+        try decodeWithC(bytes, format: "JPEG", channels: 3, pixelFormat: .rgb8, omk_jpeg_decode)
+    }
+
+    static func decodePNG(_ bytes: UnsafeRawBufferPointer) throws -> PixelBuffer {
+        try decodeWithC(bytes, format: "PNG", channels: 4, pixelFormat: .rgba8, omk_png_decode)
+    }
+
+    private typealias CDecoder = (
+        UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?,
+        UnsafeMutablePointer<UInt32>?, UnsafeMutablePointer<UInt32>?, UnsafeMutablePointer<CChar>?, Int
+    ) -> Int32
+
+    private static func decodeWithC(
+        _ bytes: UnsafeRawBufferPointer, format: String, channels: Int, pixelFormat: PixelFormat, _ decoder: CDecoder
+    ) throws -> PixelBuffer {
+        var pixels: UnsafeMutablePointer<UInt8>?
+        var width: UInt32 = 0
+        var height: UInt32 = 0
+        var message = [CChar](repeating: 0, count: 256)
+        let status = message.withUnsafeMutableBufferPointer { text in
+            decoder(
+                bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, &pixels, &width, &height,
+                text.baseAddress, text.count)
+        }
+        defer { omk_free(pixels) }
+        guard status == 0, let pixels else {
+            let detail = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw VisionError.corruptImage(format: format, detail: detail.isEmpty ? "decoding failed" : detail)
+        }
+        let count = Int(width) * Int(height) * channels
+        let array = [UInt8](UnsafeBufferPointer(start: pixels, count: count))
+        return try PixelBuffer(bytes: array, width: Int(width), height: Int(height), format: pixelFormat)
+    }
+}

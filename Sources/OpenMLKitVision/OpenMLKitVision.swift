@@ -1,2 +1,0 @@
-/// OpenMLKitVision: images in, labels and boxes out (work in progress).
-public enum OpenMLKitVision {}

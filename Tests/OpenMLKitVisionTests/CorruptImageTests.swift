@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+@testable import OpenMLKitVision
+
+/// Truncated and bit-flipped files must throw `VisionError` (or decode), never crash.
+@Suite("Corrupt images")
+struct CorruptImageTests {
+    /// A deterministic generator so failures reproduce.
+    struct SplitMix: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    static var rounds: Int { Int(ProcessInfo.processInfo.environment["OPENMLKIT_FUZZ_ROUNDS"] ?? "") ?? 150 }
+
+    func fuzz(_ original: [UInt8], name: String) {
+        var rng = SplitMix(state: UInt64(original.count))
+        var thrown = 0
+        // Every truncation point in the first 2 KiB, then a spread over the rest.
+        var cuts = Array(0..<min(original.count, 2048))
+        cuts += stride(from: 2048, to: original.count, by: max(1, original.count / 200))
+        for cut in cuts {
+            do { _ = try VisionImage(data: Data(original[..<cut])) } catch is VisionError { thrown += 1 } catch {
+                Issue.record("\(name) cut at \(cut): untyped error \(error)")
+            }
+        }
+        #expect(thrown >= cuts.count / 2, "\(name): most truncations must be rejected")
+        for _ in 0..<Self.rounds {
+            var bytes = original
+            for _ in 0..<Int.random(in: 1...8, using: &rng) {
+                let i = Int.random(in: 0..<min(bytes.count, 4096), using: &rng)
+                bytes[i] ^= UInt8(1) << UInt8.random(in: 0...7, using: &rng)
+            }
+            do { _ = try VisionImage(data: Data(bytes)) } catch is VisionError {} catch {
+                Issue.record("\(name): untyped error \(error)")
+            }
+        }
+    }
+
+    @Test("Truncated and bit-flipped JPEG, PNG and BMP files throw typed errors")
+    func fuzzCodecs() throws {
+        let (w, h) = (40, 24)
+        let rgb = TestImages.blockImage(width: w, height: h)
+        fuzz([UInt8](try PNGEncoder.encode(rgb: rgb, width: w, height: h)), name: "PNG")
+        fuzz(TestImages.bmp(rgb: rgb, width: w, height: h), name: "BMP")
+        let jpegURL = TestImages.images.appendingPathComponent("tulips.jpeg")
+        if let jpeg = try? Data(contentsOf: jpegURL) {
+            fuzz([UInt8](jpeg), name: "JPEG")
+            fuzz(TestImages.jpeg([UInt8](jpeg), withEXIFOrientation: 6, bigEndian: true), name: "JPEG+EXIF")
+        } else {
+            Issue.record("skipping the JPEG fuzz: ../shared/images/tulips.jpeg is not beside the checkout")
+        }
+    }
+
+    @Test("Hostile BMP headers are rejected with a reason")
+    func hostileBMP() throws {
+        var bmp = TestImages.bmp(rgb: TestImages.blockImage(width: 4, height: 4), width: 4, height: 4)
+        bmp[18] = 0xFF; bmp[19] = 0xFF; bmp[20] = 0xFF; bmp[21] = 0x7F  // width 2^31-1
+        #expect(throws: VisionError.self) { try VisionImage(data: Data(bmp)) }
+        var palette = TestImages.bmp(rgb: TestImages.blockImage(width: 4, height: 4), width: 4, height: 4)
+        palette[28] = 8  // claims 8-bit with a palette that is not there
+        #expect(throws: VisionError.self) { try VisionImage(data: Data(palette)) }
+    }
+}

@@ -1,4 +1,0 @@
-import Testing
-@testable import OpenMLKitVision
-
-@Test func moduleLinks() { _ = OpenMLKitVision.self }
