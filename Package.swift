@@ -27,8 +27,12 @@ let package = Package(
         // between workers except through disjoint output ranges.
         .target(
             name: "TFLiteRuntime",
+            dependencies: ["CKernels"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        // C microkernels with per-function target attributes (AVX2+FMA, AVX-512), chosen at run time
+        // from the CPU's features; the Swift kernels remain the portable path.
+        .target(name: "CKernels"),
         .target(
             name: "OpenMLKit",
             dependencies: [

@@ -19,7 +19,7 @@ public final class Interpreter {
     /// The loaded model (shared, immutable).
     public let model: Model
     let executor: SubgraphExecutor
-    private var hasInvoked = false
+    var hasInvoked = false
 
     /// Loads the model at `modelPath` (memory-mapped) and creates an interpreter for its first subgraph.
     ///

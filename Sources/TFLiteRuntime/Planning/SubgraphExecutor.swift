@@ -1,3 +1,4 @@
+import Dispatch
 /// Runs one subgraph: orders its nodes, infers shapes, plans the arena, and invokes the kernels.
 final class SubgraphExecutor {
     let model: Model
@@ -217,10 +218,13 @@ final class SubgraphExecutor {
         }
     }
 
-    /// Runs every node in order.
-    func invoke() throws {
+    /// Runs every node in order; `timing`, when given, receives each node's index and duration in
+    /// nanoseconds after it ran.
+    func invoke(timing: ((Int, UInt64) -> Void)? = nil) throws {
         guard isAllocated else { throw InterpreterError.allocateTensorsRequired }
         for n in order {
+            let start = timing == nil ? 0 : DispatchTime.now().uptimeNanoseconds
+            defer { if let timing { timing(n, DispatchTime.now().uptimeNanoseconds - start) } }
             let node = nodes[n]
             if deferred[n] {
                 node.isRunning = true

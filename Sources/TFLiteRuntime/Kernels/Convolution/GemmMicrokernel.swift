@@ -7,17 +7,18 @@
 /// at a zero row for padding). The right-hand side is a panel of `PackedWeights`. Accumulators stay
 /// in SIMD registers; bias and the activation clamp are applied in the output stage.
 enum GemmMicrokernel {
-    /// Rows per tile.
-    static let mr = 4
+    /// Rows per tile: the C kernel computes 8; the portable path does two blocks of 4.
+    static let mr = 8
     /// Columns per tile (one packed panel).
     static let nr = 8
 
     typealias Vector = SIMD8<Float>
 
-    /// Computes a full `mr x nr` tile and stores its first `columns` columns at `c` (row stride `ldc`).
+    /// Computes rows `firstRow..<firstRow + 4` of a tile (portable path) and stores their first
+    /// `columns` columns at `c` (row stride `ldc`).
     @inline(__always)
-    static func tileFull(
-        a: UnsafePointer<UnsafePointer<Float>>, taps: Int, depth: Int, b: UnsafePointer<Float>,
+    static func tile4(
+        a: UnsafePointer<UnsafePointer<Float>>, firstRow: Int, taps: Int, depth: Int, b: UnsafePointer<Float>,
         bias: UnsafePointer<Float>, lower: Float, upper: Float,
         c: UnsafeMutablePointer<Float>, ldc: Int, columns: Int
     ) {
@@ -25,7 +26,7 @@ enum GemmMicrokernel {
         var c0 = initial, c1 = initial, c2 = initial, c3 = initial
         var w = b
         for t in 0..<taps {
-            let rows = a + t * mr
+            let rows = a + t * mr + firstRow
             let a0 = rows[0], a1 = rows[1], a2 = rows[2], a3 = rows[3]
             var k = 0
             while k < depth {

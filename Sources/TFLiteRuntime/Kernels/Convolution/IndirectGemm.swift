@@ -1,3 +1,5 @@
+import CKernels
+
 /// Drives `GemmMicrokernel` over a whole product `C[rows, columns] = A · B + bias`, clamped, split
 /// across threads.
 ///
@@ -85,6 +87,8 @@ struct IndirectGemm {
         let taps = self.taps, depth = self.depth, rows = self.rows
         let output = self.output, ldc = outputStride, lower = self.lower, upper = self.upper
         let a = UnsafePointer(pointers)
+        let useFMA = CPUFeatures.level >= 1
+        let aOptional = UnsafeRawPointer(a).assumingMemoryBound(to: UnsafePointer<Float>?.self)
         for unit in range {
             let block = unit / rowTiles
             let first = (unit % rowTiles) * mr
@@ -96,12 +100,18 @@ struct IndirectGemm {
                 let pb = bias + p * nr
                 let c = output + first * ldc + p * nr
                 let valid = min(nr, columns - p * nr)
-                if count == mr {
-                    GemmMicrokernel.tileFull(
-                        a: a, taps: taps, depth: depth, b: b, bias: pb, lower: lower, upper: upper,
-                        c: c, ldc: ldc, columns: valid)
+                if useFMA {
+                    omk_f32_gemm_8x8_fma(
+                        aOptional, count, taps, depth, b, pb, lower, upper, c, ldc, valid)
                 } else {
-                    for r in 0..<count {
+                    var r = 0
+                    while r + 4 <= count {
+                        GemmMicrokernel.tile4(
+                            a: a, firstRow: r, taps: taps, depth: depth, b: b, bias: pb, lower: lower,
+                            upper: upper, c: c + r * ldc, ldc: ldc, columns: valid)
+                        r += 4
+                    }
+                    for r in r..<count {
                         GemmMicrokernel.tile1(
                             a: a, row: r, taps: taps, depth: depth, b: b, bias: pb, lower: lower,
                             upper: upper, c: c + r * ldc, columns: valid)
