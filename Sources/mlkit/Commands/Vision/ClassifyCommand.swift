@@ -79,6 +79,10 @@ enum VisionJSON {
         let labels: [ImageLabel]
     }
 
+    struct Objects: Encodable {
+        let objects: [DetectedObject]
+    }
+
     struct ImageLabels: Encodable {
         let image: String
         let labels: [ImageLabel]

@@ -1,0 +1,24 @@
+import OpenMLKit
+
+/// Options of an ``ObjectDetector`` running a detection model that ends in
+/// `TFLite_Detection_PostProcess` (SSD, EfficientDet-Lite, AutoML Vision Edge exports).
+public final class ObjectDetectorOptions {
+    /// The detection model.
+    public let localModel: CustomLocalModel
+    /// Minimum score of returned objects; nil: the metadata's score threshold, else 0.5.
+    public var scoreThreshold: Float?
+    /// The most objects returned (nil: as many as the model reports).
+    public var maxResultCount: Int?
+    /// A labels file to use instead of the labels packed with the model.
+    public var labelsPath: String?
+    /// Interpreter threads (nil: the runtime's default).
+    public var threadCount: Int?
+
+    /// The default threshold when neither the options nor the metadata give one.
+    public static let defaultScoreThreshold: Float = 0.5
+
+    /// Options for `localModel`.
+    public init(localModel: CustomLocalModel) {
+        self.localModel = localModel
+    }
+}

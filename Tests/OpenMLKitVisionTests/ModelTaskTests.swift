@@ -1,0 +1,99 @@
+import Foundation
+import OpenMLKit
+import Testing
+import TFLiteRuntime
+@testable import OpenMLKitVision
+
+/// The classifier and detector on the published models and photos.
+@Suite("Image labeler and object detector", .enabled(if: TestImages.hasShared, "../shared is not beside the checkout"))
+struct ModelTaskTests {
+    func photo(_ name: String) throws -> VisionImage {
+        try VisionImage(contentsOfFile: TestImages.images.appendingPathComponent(name).path)
+    }
+
+    func model(_ name: String) -> CustomLocalModel {
+        CustomLocalModel(modelPath: TestImages.models.appendingPathComponent(name).path)
+    }
+
+    /// The same photo stored rotated/mirrored, tagged with the orientation that shows it upright.
+    func reoriented(_ image: VisionImage, _ orientation: ImageOrientation) throws -> VisionImage {
+        let upright = try AnnotatedImage(image)
+        let stored = TestImages.stored(upright.pixels, width: upright.width, height: upright.height, orientation: orientation)
+        return VisionImage(
+            buffer: try PixelBuffer(bytes: stored.pixels, width: stored.width, height: stored.height, format: .rgb8),
+            orientation: orientation)
+    }
+
+    @Test("Labels come from metadata, top-K is sorted, the threshold filters")
+    func labeler() throws {
+        let options = CustomImageLabelerOptions(localModel: model("mobilenet_v1_0.25_224_quant_metadata.tflite"))
+        options.maxResultCount = 5
+        let labeler = try ImageLabeler(options: options)
+        #expect(labeler.labels.count == 1001)
+        let labels = try labeler.results(in: try photo("burger.jpg"))
+        #expect(labels.count == 5)
+        #expect(zip(labels, labels.dropFirst()).allSatisfy { $0.confidence >= $1.confidence })
+        let scores = try labeler.scores(in: try photo("burger.jpg"))
+        #expect(labels[0].index == scores.indices.max { scores[$0] < scores[$1] || (scores[$0] == scores[$1] && $0 > $1) })
+        #expect(labels[0].text == labeler.labels[labels[0].index])
+        options.confidenceThreshold = labels[0].confidence
+        let strict = try ImageLabeler(options: options).results(in: try photo("burger.jpg"))
+        #expect(strict.allSatisfy { $0.confidence >= labels[0].confidence } && strict.first == labels[0])
+    }
+
+    @Test("The metadata threshold applies when none is set; locales prefer English")
+    func metadataThreshold() throws {
+        let labeler = try ImageLabeler(options: CustomImageLabelerOptions(localModel: model("mlkit_object_labeler.tflite")))
+        #expect(labeler.confidenceThreshold == 0.35)
+        #expect(labeler.labels.count == 631)
+        let results = try labeler.results(in: try photo("cat.bmp"))
+        #expect(results.allSatisfy { $0.confidence >= 0.35 })
+    }
+
+    @Test("A rotated or mirrored photo gets the same top label")
+    func labelerOrientation() throws {
+        let labeler = try ImageLabeler(options: CustomImageLabelerOptions(localModel: model("mobilenet_v2_1.0_224_quant.tflite")))
+        let upright = try photo("grace_hopper.bmp")
+        let expected = try labeler.results(in: upright).first?.index
+        for orientation in ImageOrientation.allCases {
+            #expect(try labeler.results(in: try reoriented(upright, orientation)).first?.index == expected, "\(orientation)")
+        }
+    }
+
+    @Test("Detector: boxes inside the photo, labels from the packed dict, same objects on rotated input")
+    func detector() throws {
+        let detector = try ObjectDetector(options: ObjectDetectorOptions(localModel: model("automl_od_salad_320.tflite")))
+        #expect(detector.labels[0] == "Cheese")  // dict.txt starts with "background", written b'Cheese'
+        let upright = try photo("img_meal_one.jpg")
+        let objects = try detector.results(in: upright)
+        #expect(!objects.isEmpty)
+        for object in objects {
+            #expect(object.frame.minX >= 0 && object.frame.maxX <= Double(upright.width) + 1e-9)
+            #expect(object.frame.minY >= 0 && object.frame.maxY <= Double(upright.height) + 1e-9)
+            #expect(object.labels[0].confidence >= 0.5 && !object.labels[0].text.isEmpty)
+        }
+        for orientation in [ImageOrientation.right, .leftMirrored, .down] {
+            let turned = try detector.results(in: try reoriented(upright, orientation))
+            let best = try #require(turned.first, "\(orientation)")
+            #expect(best.labels[0].index == objects[0].labels[0].index)
+            let dx = abs(best.frame.minX - objects[0].frame.minX) + abs(best.frame.maxX - objects[0].frame.maxX)
+            let dy = abs(best.frame.minY - objects[0].frame.minY) + abs(best.frame.maxY - objects[0].frame.maxY)
+            #expect(dx + dy < 4, "\(orientation): \(best.frame) vs \(objects[0].frame)")
+        }
+    }
+
+    @Test("A classifier is not a detector")
+    func wrongModel() throws {
+        #expect(throws: VisionError.self) {
+            try ObjectDetector(options: ObjectDetectorOptions(localModel: model("mobilenet_v1_0.25_224_quant_metadata.tflite")))
+        }
+    }
+
+    @Test("Label files: plain lines, numbered lines, AutoML bytes spelling")
+    func labelMaps() {
+        #expect(LabelMap(text: "a\nb\n\n").labels == [0: "a", 1: "b"])
+        #expect(LabelMap(text: "0 mug\n1 Bottle\n").labels == [0: "mug", 1: "Bottle"])
+        #expect(LabelMap(text: "background\nb'Cheese'\n").shifted(by: 1).labels == [0: "Cheese"])
+        #expect(LabelMap(text: "tench, Tinca tinca\r\ngoldfish\r\n").labels == [0: "tench, Tinca tinca", 1: "goldfish"])
+    }
+}
