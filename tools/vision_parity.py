@@ -177,7 +177,8 @@ def main() -> int:
                     print(f"  MISMATCH {model_arg.name} {photo.name}: mlkit {ours} LiteRT {same}")
         for key in totals:
             totals[key] += stats[key]
-        print(f"{model_arg.name}: {stats['runs']} photos, top-1 {stats['top1_same']}/{stats['runs']}, "
+        name = model_arg.name if model_arg.suffix == ".tflite" else f"{model_arg.parent.name}/{model_arg.name}"
+        print(f"{name}: {stats['runs']} photos, top-1 {stats['top1_same']}/{stats['runs']}, "
               f"top-5 {stats['top5_same']}/{stats['runs']} (same pixels); numpy-preprocessed top-1 "
               f"{stats['top1_numpy']}/{stats['runs']}; inputs identical {stats['inputs_equal']}/{stats['runs']} "
               f"({stats['diff']} elements differ, worst {stats['worst_input']:g})")
