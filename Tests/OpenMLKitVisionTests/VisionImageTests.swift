@@ -106,3 +106,22 @@ struct VisionImageTests {
         }
     }
 }
+
+@Suite("Codec variants")
+struct CodecVariantTests {
+    @Test("Grey, progressive, subsampled JPEGs; palette, grey, alpha, 16-bit PNGs; 1/4/8/24/32-bit BMPs decode as Pillow does")
+    func variants() throws {
+        for (name, file, rgb) in CodecFixtures.cases {
+            let data = try #require(Data(base64Encoded: file), "\(name)")
+            guard let rgb else {
+                #expect(throws: VisionError.self, "\(name) must be rejected") { try VisionImage(data: data) }
+                continue
+            }
+            let image = try VisionImage(data: data)
+            #expect(image.width == CodecFixtures.width && image.height == CodecFixtures.height, "\(name)")
+            let format = try InputImageFormat(width: image.width, height: image.height, channels: 3, elementType: .uint8)
+            let pixels = [UInt8](try ImagePreprocessor.data(for: image, format: format).data)
+            #expect(pixels == [UInt8](try #require(Data(base64Encoded: rgb))), "\(name)")
+        }
+    }
+}
