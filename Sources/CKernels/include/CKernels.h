@@ -18,4 +18,26 @@ int omk_cpu_level(void);
 void omk_f32_gemm_8x8_fma(const float *const *a, size_t rows, size_t taps, size_t depth, const float *b,
                           const float *bias, float lower, float upper, float *c, size_t ldc, size_t columns);
 
+/// One int16 GEMM tile of 8 rows by 8 columns with int32 accumulators (AVX2 `vpmaddwd`; call only
+/// when omk_cpu_level() >= 1). `a[tap * 8 + r]` points at row r's `depth` int16 values per tap;
+/// `b` is a packed panel (per tap, per pair of k, 8 interleaved (w[k], w[k+1]) pairs; an odd
+/// depth's last pair has a zero partner). The 8x8 wrapping int32 sums are stored at
+/// `acc + r * ldacc`.
+void omk_q16_gemm_8x8_avx2(const int16_t *const *a, size_t taps, size_t depth, const int16_t *b, int32_t *acc,
+                           size_t ldacc);
+
+/// The 8-bit output stage, in place: `acc[c] = clamp(requantize(acc[c] + bias[c]) + zero_point, lo, hi)`
+/// with wrapping int32 additions, where requantize is LiteRT's `MultiplyByQuantizedMultiplier`
+/// (gemm_rounding[c] == 0) or its optimized GEMM's variant whose final rounding shift rounds ties
+/// up (gemm_rounding[c] != 0). Portable C; exact integer semantics.
+void omk_requantize_i32(int32_t *acc, size_t count, const int32_t *bias, const int32_t *multiplier,
+                        const int32_t *shift, const uint8_t *gemm_rounding, int32_t zero_point, int32_t lo,
+                        int32_t hi);
+
+/// `omk_requantize_i32` eight channels at a time (AVX2; call only when omk_cpu_level() >= 1).
+/// Multipliers must be non-negative (they always are: Q31 values of positive scales, or 0).
+void omk_requantize_i32_avx2(int32_t *acc, size_t count, const int32_t *bias, const int32_t *multiplier,
+                             const int32_t *shift, const uint8_t *gemm_rounding, int32_t zero_point, int32_t lo,
+                             int32_t hi);
+
 #endif

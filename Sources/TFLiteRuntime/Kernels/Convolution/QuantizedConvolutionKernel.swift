@@ -66,6 +66,12 @@ final class QuantizedConvolutionKernel: OpKernel {
     private var activationMin: Int32 = 0
     private var activationMax: Int32 = 0
     private let input16 = ScratchBuffer<Int16>(0)
+    /// The weights packed for the AVX2 GEMM (CONV_2D and FULLY_CONNECTED, int32 accumulators).
+    private let packedGemm = QuantizedPackedWeights()
+    /// Int16 zeros a padding tap points at (the input zero point, widened).
+    private let zeroRow = ScratchBuffer<Int16>(0)
+    /// The 32-bit output stage's per-channel arrays, for the C requantization loop.
+    private let stage = RequantizationStage()
 
     init(_ node: Node, kind: Kind) throws {
         self.kind = kind
@@ -203,7 +209,9 @@ final class QuantizedConvolutionKernel: OpKernel {
             // uint8 depthwise rounds with gemmlowp's `RoundingDivideByPOT` throughout.
             for c in 0..<(channels - channels % 8) { roundings[c] = .gemm }
         }
+        stage.set(biases: biases, multipliers: multipliers, roundings: roundings)
         input16.reserve(max(1, input.elementCount), filling: 0)
+        zeroRow.reserve(max(2, (geometry?.inputChannels ?? depth) + 2), filling: 0)
         weights.reserve(max(1, filter.elementCount), filling: 0)
         weightsReady = false
         if QuantizedOperand.isReadableConstant(filter) { pack(filter) ; weightsReady = true }
@@ -218,7 +226,20 @@ final class QuantizedConvolutionKernel: OpKernel {
             // already the layouts the loops read.
             QuantizedOperand.widen(filter, zeroPoint: filterZeroPoint, into: w)
         }
+        guard usesGemm else { return }
+        switch kind {
+        case .conv:
+            if let g = geometry { packedGemm.pack(taps: g.taps, depth: g.inputChannels, columns: outputChannels, from: w) }
+        case .fullyConnected:
+            packedGemm.pack(taps: 1, depth: depth, columns: outputChannels, from: w)
+        case .depthwise:
+            break
+        }
     }
+
+    /// Whether CONV_2D / FULLY_CONNECTED run on the AVX2 int16 GEMM (same integers as the portable
+    /// loops: wrapping int32 sums of exact products, in any order).
+    private var usesGemm: Bool { CPUFeatures.level >= 1 && !wide && groups == 1 && kind != .depthwise }
 
     func eval(_ node: Node) throws {
         let input = try node.input(0), filter = try node.input(1), output = try node.output(0)
@@ -231,6 +252,8 @@ final class QuantizedConvolutionKernel: OpKernel {
         guard output.elementCount > 0, let out = output.data else { return }
         QuantizedOperand.widen(input, zeroPoint: inputZeroPoint, into: input16.pointer)
         switch kind {
+        case .conv where usesGemm: runConvGemm(node, out: out, type: output.type)
+        case .fullyConnected where usesGemm && !doubleRequantize: runFullyConnectedGemm(node, out: out, type: output.type)
         case .conv: runConv(node, out: out, type: output.type)
         case .depthwise: runDepthwise(node, out: out, type: output.type)
         case .fullyConnected: runFullyConnected(node, out: out, type: output.type)
@@ -250,6 +273,60 @@ final class QuantizedConvolutionKernel: OpKernel {
     private func finishWide(_ acc: Int64, _ c: Int) -> Int32 {
         let v = FixedPoint.multiply(acc &+ biases[c], by: multipliers[c]) &+ outputZeroPoint
         return min(max(v, activationMin), activationMax)
+    }
+
+    // MARK: - CONV_2D and FULLY_CONNECTED on the int16 GEMM
+
+    private func runConvGemm(_ node: Node, out: UnsafeMutableRawPointer, type: TensorType) {
+        guard let g = geometry else { return }
+        let x = UnsafePointer(input16.pointer), zero = UnsafePointer(zeroRow.pointer)
+        let mr = QuantizedIndirectGemm.mr, channels = outputChannels
+        let pixelsPerImage = g.outputHeight * g.outputWidth
+        let imageStride = g.inputHeight * g.inputWidth * g.inputChannels
+        let gemm = QuantizedIndirectGemm(rows: g.outputPixels, weights: packedGemm)
+        let stage = self.stage, zp = outputZeroPoint, lo = activationMin, hi = activationMax
+        gemm.run(
+            threads: node.threadCount,
+            rowPointers: { first, count, pointers in
+                for r in 0..<mr {
+                    let p = first + min(r, count - 1)
+                    let b = p / pixelsPerImage, rest = p % pixelsPerImage
+                    let oy = rest / g.outputWidth, ox = rest % g.outputWidth
+                    let image = x + b * imageStride
+                    let iy0 = oy * g.strideHeight - g.padTop, ix0 = ox * g.strideWidth - g.padLeft
+                    var t = 0
+                    for ky in 0..<g.filterHeight {
+                        let iy = iy0 + ky * g.dilationHeight
+                        let rowInside = iy >= 0 && iy < g.inputHeight
+                        for kx in 0..<g.filterWidth {
+                            let ix = ix0 + kx * g.dilationWidth
+                            pointers[t * mr + r] = rowInside && ix >= 0 && ix < g.inputWidth
+                                ? image + (iy * g.inputWidth + ix) * g.inputChannels : zero
+                            t += 1
+                        }
+                    }
+                }
+            },
+            finish: { p, acc in
+                stage.apply(acc, count: channels, zeroPoint: zp, lo: lo, hi: hi)
+                QuantizedOperand.store(acc, count: channels, to: out, type: type, offset: p * channels)
+            })
+    }
+
+    private func runFullyConnectedGemm(_ node: Node, out: UnsafeMutableRawPointer, type: TensorType) {
+        let x = UnsafePointer(input16.pointer), depth = self.depth, rows = self.rows
+        let mr = QuantizedIndirectGemm.mr, channels = outputChannels
+        let gemm = QuantizedIndirectGemm(rows: rows, weights: packedGemm)
+        let stage = self.stage, zp = outputZeroPoint, lo = activationMin, hi = activationMax
+        gemm.run(
+            threads: node.threadCount,
+            rowPointers: { first, count, pointers in
+                for r in 0..<mr { pointers[r] = x + (first + min(r, count - 1)) * depth }
+            },
+            finish: { row, acc in
+                stage.apply(acc, count: channels, zeroPoint: zp, lo: lo, hi: hi)
+                QuantizedOperand.store(acc, count: channels, to: out, type: type, offset: row * channels)
+            })
     }
 
     // MARK: - CONV_2D
@@ -311,6 +388,10 @@ final class QuantizedConvolutionKernel: OpKernel {
         let wide = self.wide
         let pixels = g.outputPixels
         let work = max(1, channels * g.taps)
+        if !wide {
+            runDepthwise32(node, g: g, out: out, type: type)
+            return
+        }
         parallelFor(pixels, threads: node.threadCount, minimumPerThread: max(1, 65_536 / work)) { range in
             withUnsafeTemporaryAllocation(of: Int64.self, capacity: max(1, channels)) { accBuffer in
                 withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(1, channels)) { rowBuffer in
@@ -344,6 +425,45 @@ final class QuantizedConvolutionKernel: OpKernel {
                         }
                         QuantizedOperand.store(row, count: channels, to: out, type: type, offset: p * channels)
                     }
+                }
+            }
+        }
+    }
+
+    /// DEPTHWISE_CONV_2D with int32 accumulators (8-bit activations): the products of widened
+    /// values fit, and the channel loop vectorizes.
+    private func runDepthwise32(_ node: Node, g: WindowGeometry, out: UnsafeMutableRawPointer, type: TensorType) {
+        let x = UnsafePointer(input16.pointer), w = UnsafePointer(weights.pointer)
+        let channels = outputChannels, m = depthMultiplier, inC = g.inputChannels
+        let stage = self.stage, zp = outputZeroPoint, lo = activationMin, hi = activationMax
+        let work = max(1, channels * g.taps)
+        parallelFor(g.outputPixels, threads: node.threadCount, minimumPerThread: max(1, 65_536 / work)) { range in
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(1, channels)) { accBuffer in
+                guard let acc = accBuffer.baseAddress else { return }
+                for p in range {
+                    let b = p / (g.outputHeight * g.outputWidth), rest = p % (g.outputHeight * g.outputWidth)
+                    let oy = rest / g.outputWidth, ox = rest % g.outputWidth
+                    let ys = g.validFilterRows(outputRow: oy), xs = g.validFilterColumns(outputColumn: ox)
+                    let iy0 = oy * g.strideHeight - g.padTop, ix0 = ox * g.strideWidth - g.padLeft
+                    let image = x + b * g.inputHeight * g.inputWidth * inC
+                    acc.update(repeating: 0, count: channels)
+                    for ky in ys {
+                        let line = image + (iy0 + ky * g.dilationHeight) * g.inputWidth * inC
+                        for kx in xs {
+                            let px = line + (ix0 + kx * g.dilationWidth) * inC
+                            let wt = w + (ky * g.filterWidth + kx) * channels
+                            if m == 1 {
+                                for c in 0..<channels { acc[c] &+= Int32(px[c]) &* Int32(wt[c]) }
+                            } else {
+                                for ic in 0..<inC {
+                                    let xv = Int32(px[ic])
+                                    for j in 0..<m { acc[ic * m + j] &+= xv &* Int32(wt[ic * m + j]) }
+                                }
+                            }
+                        }
+                    }
+                    stage.apply(acc, count: channels, zeroPoint: zp, lo: lo, hi: hi)
+                    QuantizedOperand.store(acc, count: channels, to: out, type: type, offset: p * channels)
                 }
             }
         }

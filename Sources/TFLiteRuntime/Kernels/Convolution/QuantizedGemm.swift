@@ -1,0 +1,116 @@
+import CKernels
+
+/// Widened (int16) weights of a quantized GEMM, packed for the AVX2 `vpmaddwd` microkernel.
+///
+/// Columns (output channels) form panels of 8; inside a panel, for every tap and every pair of
+/// `k`, the 8 columns' `(w[k], w[k+1])` are interleaved, so one 256-bit load feeds `vpmaddwd` with a
+/// broadcast pair of inputs. A tap's depth is padded to even with a zero weight.
+final class QuantizedPackedWeights {
+    static let nr = 8
+    private(set) var taps = 0
+    private(set) var depth = 0
+    private(set) var columns = 0
+    private let storage = ScratchBuffer<Int16>(0)
+
+    var panels: Int { (columns + Self.nr - 1) / Self.nr }
+    /// Int16 values of one panel.
+    var panelStride: Int { taps * ((depth + 1) / 2) * 2 * Self.nr }
+    var data: UnsafePointer<Int16> { UnsafePointer(storage.pointer) }
+
+    /// Packs `weight(column, tap, k)` for `k < depth`, from `[column][tap][k]` widened weights.
+    func pack(taps: Int, depth: Int, columns: Int, from source: UnsafePointer<Int16>) {
+        self.taps = taps
+        self.depth = depth
+        self.columns = columns
+        let nr = Self.nr, pairs = (depth + 1) / 2
+        storage.reserve(max(1, panels * panelStride), filling: 0)
+        let dst = storage.pointer
+        for p in 0..<panels {
+            let panel = dst + p * panelStride
+            for j in 0..<nr {
+                let column = p * nr + j
+                for t in 0..<taps {
+                    for q in 0..<pairs {
+                        let slot = panel + ((t * pairs + q) * nr + j) * 2
+                        for h in 0..<2 {
+                            let k = 2 * q + h
+                            slot[h] = column < columns && k < depth ? source[(column * taps + t) * depth + k] : 0
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Drives the int16 GEMM microkernel over `rows` output rows: int32 accumulators per 8-row tile,
+/// handed to `finish` row by row (bias, requantization and store happen there).
+struct QuantizedIndirectGemm {
+    static let mr = 8
+    var rows: Int
+    var weights: QuantizedPackedWeights
+
+    /// Fills `mr` row pointers per tap for rows `first..<first + count` (`pointers[tap * mr + r]`);
+    /// rows past `count` must repeat a valid row.
+    typealias RowPointers = (_ first: Int, _ count: Int, _ pointers: UnsafeMutablePointer<UnsafePointer<Int16>?>) -> Void
+    /// Receives one finished row: its index and its int32 accumulators (one per column, writable in
+    /// place). Called from worker threads, each with its own rows.
+    typealias Finish = (_ row: Int, _ accumulators: UnsafeMutablePointer<Int32>) -> Void
+
+    func run(threads: Int, rowPointers: RowPointers, finish: Finish) {
+        let mr = Self.mr, nr = QuantizedPackedWeights.nr
+        let panels = weights.panels, taps = weights.taps, depth = weights.depth
+        guard rows > 0, panels > 0 else { return }
+        let tiles = (rows + mr - 1) / mr
+        let width = panels * nr
+        let macs = max(1, mr * width * taps * depth)
+        let packed = weights.data, stride = weights.panelStride
+        parallelFor(tiles, threads: threads, minimumPerThread: max(1, 65_536 / macs)) { range in
+            withUnsafeTemporaryAllocation(of: UnsafePointer<Int16>?.self, capacity: taps * mr) { pointerBuffer in
+                withUnsafeTemporaryAllocation(of: Int32.self, capacity: mr * width) { accBuffer in
+                    guard let pointers = pointerBuffer.baseAddress, let acc = accBuffer.baseAddress else { return }
+                    for tile in range {
+                        let first = tile * mr, count = min(mr, rows - first)
+                        rowPointers(first, count, pointers)
+                        for p in 0..<panels {
+                            omk_q16_gemm_8x8_avx2(pointers, taps, depth, packed + p * stride, acc + p * nr, width)
+                        }
+                        for r in 0..<count { finish(first + r, acc + r * width) }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Per-channel bias, multiplier, shift and rounding of an 8-bit output stage, as contiguous arrays
+/// for `omk_requantize_i32` (the same arithmetic as `FixedPoint.requantize`).
+final class RequantizationStage {
+    private let bias = ScratchBuffer<Int32>(0)
+    private let multiplier = ScratchBuffer<Int32>(0)
+    private let shift = ScratchBuffer<Int32>(0)
+    private let gemm = ScratchBuffer<UInt8>(0)
+
+    func set(biases: [Int64], multipliers: [FixedPoint.Multiplier], roundings: [FixedPoint.GemmRounding]) {
+        let count = max(1, multipliers.count)
+        bias.reserve(count, filling: 0)
+        multiplier.reserve(count, filling: 0)
+        shift.reserve(count, filling: 0)
+        gemm.reserve(count, filling: 0)
+        for c in 0..<multipliers.count {
+            bias.pointer[c] = c < biases.count ? Int32(truncatingIfNeeded: biases[c]) : 0
+            multiplier.pointer[c] = multipliers[c].multiplier
+            shift.pointer[c] = Int32(clamping: multipliers[c].shift)
+            gemm.pointer[c] = c < roundings.count && roundings[c] == .gemm ? 1 : 0
+        }
+    }
+
+    /// Requantizes `count` accumulators in place.
+    func apply(_ acc: UnsafeMutablePointer<Int32>, count: Int, zeroPoint: Int32, lo: Int32, hi: Int32) {
+        if CPUFeatures.level >= 1 {
+            omk_requantize_i32_avx2(acc, count, bias.pointer, multiplier.pointer, shift.pointer, gemm.pointer, zeroPoint, lo, hi)
+        } else {
+            omk_requantize_i32(acc, count, bias.pointer, multiplier.pointer, shift.pointer, gemm.pointer, zeroPoint, lo, hi)
+        }
+    }
+}
