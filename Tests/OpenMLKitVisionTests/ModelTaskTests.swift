@@ -97,3 +97,43 @@ struct ModelTaskTests {
         #expect(LabelMap(text: "tench, Tinca tinca\r\ngoldfish\r\n").labels == [0: "tench, Tinca tinca", 1: "goldfish"])
     }
 }
+
+@Suite("AutoML Vision Edge export folder", .enabled(if: TestImages.hasShared, "../shared is not beside the checkout"))
+struct AutoMLExportTests {
+    /// A folder laid out like an AutoML export: model.tflite (a link), dict.txt, tflite_metadata.json.
+    func exportFolder(maxDetections: Int, inputShape: [Int] = [1, 300, 300, 3]) throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("automl-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            at: dir.appendingPathComponent("model.tflite"),
+            withDestinationURL: TestImages.models.appendingPathComponent("coco_ssd_mobilenet_v1_detect.tflite"))
+        try FileManager.default.copyItem(
+            at: TestImages.models.appendingPathComponent("coco_ssd_mobilenet_v1_labelmap.txt"), to: dir.appendingPathComponent("dict.txt"))
+        let json = """
+            {"inferenceType": "QUANTIZED_UINT8", "inputShape": \(inputShape), "inputTensor": "normalized_input_image_tensor",
+             "maxDetections": \(maxDetections),
+             "outputTensorRepresentation": ["bounding_boxes", "class_labels", "class_confidences", "num_of_boxes"],
+             "outputTensors": ["TFLite_Detection_PostProcess", "TFLite_Detection_PostProcess:1",
+                               "TFLite_Detection_PostProcess:2", "TFLite_Detection_PostProcess:3"]}
+            """
+        try Data(json.utf8).write(to: dir.appendingPathComponent("tflite_metadata.json"))
+        return dir
+    }
+
+    @Test("dict.txt and tflite_metadata.json beside the model: labels, detection cap, shape check")
+    func exportForm() throws {
+        let dir = try exportFolder(maxDetections: 2)
+        let options = ObjectDetectorOptions(localModel: CustomLocalModel(modelPath: dir.appendingPathComponent("model.tflite").path))
+        options.scoreThreshold = 0
+        let detector = try ObjectDetector(options: options)
+        #expect(detector.maxDetections == 2)
+        #expect(detector.labels[0] == "person")  // "???" line skipped
+        let objects = try detector.results(in: try VisionImage(contentsOfFile: TestImages.images.appendingPathComponent("cats_and_dogs.jpg").path))
+        #expect(objects.count == 2)
+        #expect(objects.allSatisfy { !$0.labels[0].text.isEmpty })
+        let wrong = try exportFolder(maxDetections: 10, inputShape: [1, 320, 320, 3])
+        #expect(throws: VisionError.self) {
+            try ObjectDetector(options: ObjectDetectorOptions(localModel: CustomLocalModel(modelPath: wrong.appendingPathComponent("model.tflite").path)))
+        }
+    }
+}

@@ -8,7 +8,9 @@ import TFLiteRuntime
 /// The input size comes from the model's input tensor, the number of detections from its outputs,
 /// the box layout from the metadata (`BoundingBoxProperties`; default `ymin, xmin, ymax, xmax` in
 /// 0...1), and labels from `labelsPath`, the metadata's `TENSOR_VALUE_LABELS` file, or an AutoML
-/// manifest. Label files that start with a `background` or `???` line are shifted so that class
+/// manifest, or a `dict.txt` beside the model; an AutoML export's `tflite_metadata.json` beside the
+/// model (or ``ObjectDetectorOptions/autoMLMetadataPath``) names the output tensors, checks the
+/// input shape and caps the detections. Label files that start with a `background` or `???` line are shifted so that class
 /// *c* is named by line *c + 1*, as the exporters intend. The whole image is stretched to the input,
 /// and boxes are returned in the upright image's pixels.
 ///
@@ -29,6 +31,8 @@ public final class ObjectDetector: @unchecked Sendable {
     private let boxIndex: [Int]
     private var input: Data
     private let lock = NSLock()
+    /// The most objects the model may report (AutoML's `maxDetections`), if known.
+    public let maxDetections: Int?
 
     /// Loads the model and works out its outputs, box layout, labels and threshold.
     ///
@@ -44,12 +48,24 @@ public final class ObjectDetector: @unchecked Sendable {
         inputFormat = try InputImageFormat(tensor: try interpreter.input(at: 0), normalization: normalization)
         input = Data(count: inputFormat.byteCount)
 
+        let modelFolder = URL(fileURLWithPath: options.localModel.modelPath).deletingLastPathComponent()
+        let automlPath = options.autoMLMetadataPath
+            ?? [modelFolder.appendingPathComponent("tflite_metadata.json").path].first { FileManager.default.fileExists(atPath: $0) }
+        let automl = try automlPath.map { try AutoMLDetectorMetadata(contentsOfFile: $0) }
+        if let shape = automl?.inputShape {
+            let actual = try interpreter.input(at: 0).shape.dimensions
+            guard shape == actual else {
+                throw VisionError.unsupportedModel(detail: "AutoML metadata gives input shape \(shape), the model has \(actual)")
+            }
+        }
+        maxDetections = automl?.maxDetections
+
         var boxes: Int?, count: Int?, lists = [Int]()
         for i in 0..<interpreter.outputTensorCount {
             let dims = try interpreter.output(at: i).shape.dimensions
             if dims.count == 3, dims.last == 4 { boxes = i } else if dims.count == 2 { lists.append(i) } else if dims.reduce(1, *) == 1 { count = i }
         }
-        guard let boxes, let count, lists.count == 2 else {
+        guard var boxes, var count, lists.count == 2 else {
             throw VisionError.unsupportedModel(
                 detail: "outputs are not boxes [1, N, 4], classes [1, N], scores [1, N] and count [1] (TFLite_Detection_PostProcess)")
         }
@@ -59,6 +75,17 @@ public final class ObjectDetector: @unchecked Sendable {
             tensors[lists[1]].labelFile(.tensorValueLabels) != nil || tensors[lists[0]].name?.lowercased().contains("score") == true
         {
             (classes, scores) = (lists[1], lists[0])
+        }
+        // AutoML's JSON names the tensor of each role; it wins over the guesses above.
+        if let automl {
+            var names = [String]()
+            for i in 0..<interpreter.outputTensorCount { names.append(try interpreter.output(at: i).name) }
+            func index(_ role: String) -> Int? { automl.tensorName(for: role).flatMap { names.firstIndex(of: $0) } }
+            if let b = index("bounding_boxes"), let c = index("class_labels"), let s = index("class_confidences"),
+                let n = index("num_of_boxes"), Set([b, c, s, n]) == Set([boxes, count] + lists)
+            {
+                (boxes, count, classes, scores) = (b, n, c, s)
+            }
         }
         outputs = (boxes, classes, scores, count)
         var index = [1, 0, 3, 2]
@@ -75,10 +102,14 @@ public final class ObjectDetector: @unchecked Sendable {
             ? metadata?.outputTensors[classes] : nil
         scoreThreshold = options.scoreThreshold ?? metadata?.outputTensors.compactMap(\.scoreThreshold).first
             ?? ObjectDetectorOptions.defaultScoreThreshold
-        labels = try ObjectDetector.loadLabels(options: options, model: model, classesMetadata: valueLabels)
+        labels = try ObjectDetector.loadLabels(
+            options: options, model: model, classesMetadata: valueLabels,
+            sibling: modelFolder.appendingPathComponent("dict.txt").path)
     }
 
-    static func loadLabels(options: ObjectDetectorOptions, model: Model, classesMetadata: TensorMetadata?) throws -> LabelMap {
+    static func loadLabels(
+        options: ObjectDetectorOptions, model: Model, classesMetadata: TensorMetadata?, sibling: String
+    ) throws -> LabelMap {
         var map: LabelMap
         if let path = options.labelsPath {
             map = try LabelMap(contentsOfFile: path)
@@ -89,6 +120,8 @@ public final class ObjectDetector: @unchecked Sendable {
             let file = (object as? [String: Any])?["labelsFile"] as? String, !file.contains("..")
         {
             map = try LabelMap(contentsOfFile: URL(fileURLWithPath: manifest).deletingLastPathComponent().appendingPathComponent(file).path)
+        } else if FileManager.default.fileExists(atPath: sibling) {
+            map = try LabelMap(contentsOfFile: sibling)
         } else {
             return LabelMap(labels: [:])
         }
@@ -110,7 +143,7 @@ public final class ObjectDetector: @unchecked Sendable {
         let scores = try ImageLabeler.dequantize(try interpreter.output(at: outputs.scores))
         let reported = try ImageLabeler.dequantize(try interpreter.output(at: outputs.count)).first ?? 0
         let available = min(scores.count, classes.count, boxes.count / 4)
-        let count = reported.isFinite ? min(max(Int(reported), 0), available) : 0
+        let count = reported.isFinite ? min(max(Int(reported), 0), available, maxDetections ?? available) : 0
         var objects = [DetectedObject]()
         for i in 0..<count where scores[i] >= scoreThreshold && scores[i].isFinite {
             let b = boxes[(4 * i)..<(4 * i + 4)].map(Double.init)

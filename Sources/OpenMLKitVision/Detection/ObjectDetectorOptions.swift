@@ -9,8 +9,11 @@ public final class ObjectDetectorOptions {
     public var scoreThreshold: Float?
     /// The most objects returned (nil: as many as the model reports).
     public var maxResultCount: Int?
-    /// A labels file to use instead of the labels packed with the model.
+    /// A labels file to use instead of the labels packed with the model. When neither this nor the
+    /// model gives labels, a `dict.txt` beside the model (an AutoML export) is used.
     public var labelsPath: String?
+    /// An AutoML `tflite_metadata.json`; nil: the one beside the model, if any.
+    public var autoMLMetadataPath: String?
     /// Interpreter threads (nil: the runtime's default).
     public var threadCount: Int?
 

@@ -11,7 +11,8 @@ struct DetectCommand: ParsableCommand {
         discussion: """
             The model must end in TFLite_Detection_PostProcess (boxes, classes, scores, count). The image
             is turned upright and stretched to the model's input; frames are printed in pixels of the
-            upright image. Labels come from --labels, the model's metadata, or an AutoML manifest.
+            upright image. Labels come from --labels, the model's metadata, an AutoML manifest, or a
+            dict.txt beside the model (an AutoML export, whose tflite_metadata.json is read too).
             """
     )
 
@@ -23,6 +24,9 @@ struct DetectCommand: ParsableCommand {
 
     @Option(help: "A labels file (a leading 'background' or '???' line is skipped); overrides the model's labels.")
     var labels: String?
+
+    @Option(help: "An AutoML Vision Edge tflite_metadata.json (default: the one beside the model, if any).")
+    var automlMetadata: String?
 
     @Option(help: "Minimum score (default: the model metadata's threshold, else 0.5).")
     var threshold: Float?
@@ -45,6 +49,7 @@ struct DetectCommand: ParsableCommand {
             let options = ObjectDetectorOptions(localModel: local)
             options.scoreThreshold = threshold
             options.labelsPath = labels
+            options.autoMLMetadataPath = automlMetadata
             options.maxResultCount = max
             let detector = try ObjectDetector(options: options)
             let picture = try VisionImage(contentsOfFile: image)
