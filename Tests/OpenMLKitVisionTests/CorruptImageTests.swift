@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import OpenMLKitVision
 
 /// Truncated and bit-flipped files must throw `VisionError` (or decode), never crash.
@@ -61,7 +62,10 @@ struct CorruptImageTests {
     @Test("Hostile BMP headers are rejected with a reason")
     func hostileBMP() throws {
         var bmp = TestImages.bmp(rgb: TestImages.blockImage(width: 4, height: 4), width: 4, height: 4)
-        bmp[18] = 0xFF; bmp[19] = 0xFF; bmp[20] = 0xFF; bmp[21] = 0x7F  // width 2^31-1
+        bmp[18] = 0xFF
+        bmp[19] = 0xFF
+        bmp[20] = 0xFF
+        bmp[21] = 0x7F  // width 2^31-1
         #expect(throws: VisionError.self) { try VisionImage(data: Data(bmp)) }
         var palette = TestImages.bmp(rgb: TestImages.blockImage(width: 4, height: 4), width: 4, height: 4)
         palette[28] = 8  // claims 8-bit with a palette that is not there

@@ -1,7 +1,8 @@
 import Foundation
 import OpenMLKit
-import Testing
 import TFLiteRuntime
+import Testing
+
 @testable import OpenMLKitVision
 
 /// The classifier and detector on the published models and photos.
@@ -18,7 +19,8 @@ struct ModelTaskTests {
     /// The same photo stored rotated/mirrored, tagged with the orientation that shows it upright.
     func reoriented(_ image: VisionImage, _ orientation: ImageOrientation) throws -> VisionImage {
         let upright = try AnnotatedImage(image)
-        let stored = TestImages.stored(upright.pixels, width: upright.width, height: upright.height, orientation: orientation)
+        let stored = TestImages.stored(
+            upright.pixels, width: upright.width, height: upright.height, orientation: orientation)
         return VisionImage(
             buffer: try PixelBuffer(bytes: stored.pixels, width: stored.width, height: stored.height, format: .rgb8),
             orientation: orientation)
@@ -34,7 +36,8 @@ struct ModelTaskTests {
         #expect(labels.count == 5)
         #expect(zip(labels, labels.dropFirst()).allSatisfy { $0.confidence >= $1.confidence })
         let scores = try labeler.scores(in: try photo("burger.jpg"))
-        #expect(labels[0].index == scores.indices.max { scores[$0] < scores[$1] || (scores[$0] == scores[$1] && $0 > $1) })
+        #expect(
+            labels[0].index == scores.indices.max { scores[$0] < scores[$1] || (scores[$0] == scores[$1] && $0 > $1) })
         #expect(labels[0].text == labeler.labels[labels[0].index])
         options.confidenceThreshold = labels[0].confidence
         let strict = try ImageLabeler(options: options).results(in: try photo("burger.jpg"))
@@ -43,7 +46,8 @@ struct ModelTaskTests {
 
     @Test("The metadata threshold applies when none is set; locales prefer English")
     func metadataThreshold() throws {
-        let labeler = try ImageLabeler(options: CustomImageLabelerOptions(localModel: model("mlkit_object_labeler.tflite")))
+        let labeler = try ImageLabeler(
+            options: CustomImageLabelerOptions(localModel: model("mlkit_object_labeler.tflite")))
         #expect(labeler.confidenceThreshold == 0.35)
         #expect(labeler.labels.count == 631)
         let results = try labeler.results(in: try photo("cat.bmp"))
@@ -52,17 +56,21 @@ struct ModelTaskTests {
 
     @Test("A rotated or mirrored photo gets the same top label")
     func labelerOrientation() throws {
-        let labeler = try ImageLabeler(options: CustomImageLabelerOptions(localModel: model("mobilenet_v2_1.0_224_quant.tflite")))
+        let labeler = try ImageLabeler(
+            options: CustomImageLabelerOptions(localModel: model("mobilenet_v2_1.0_224_quant.tflite")))
         let upright = try photo("grace_hopper.bmp")
         let expected = try labeler.results(in: upright).first?.index
         for orientation in ImageOrientation.allCases {
-            #expect(try labeler.results(in: try reoriented(upright, orientation)).first?.index == expected, "\(orientation)")
+            #expect(
+                try labeler.results(in: try reoriented(upright, orientation)).first?.index == expected, "\(orientation)"
+            )
         }
     }
 
     @Test("Detector: boxes inside the photo, labels from the packed dict, same objects on rotated input")
     func detector() throws {
-        let detector = try ObjectDetector(options: ObjectDetectorOptions(localModel: model("automl_od_salad_320.tflite")))
+        let detector = try ObjectDetector(
+            options: ObjectDetectorOptions(localModel: model("automl_od_salad_320.tflite")))
         #expect(detector.labels[0] == "Cheese")  // dict.txt starts with "background", written b'Cheese'
         let upright = try photo("img_meal_one.jpg")
         let objects = try detector.results(in: upright)
@@ -85,7 +93,8 @@ struct ModelTaskTests {
     @Test("A classifier is not a detector")
     func wrongModel() throws {
         #expect(throws: VisionError.self) {
-            try ObjectDetector(options: ObjectDetectorOptions(localModel: model("mobilenet_v1_0.25_224_quant_metadata.tflite")))
+            try ObjectDetector(
+                options: ObjectDetectorOptions(localModel: model("mobilenet_v1_0.25_224_quant_metadata.tflite")))
         }
     }
 
@@ -94,7 +103,8 @@ struct ModelTaskTests {
         #expect(LabelMap(text: "a\nb\n\n").labels == [0: "a", 1: "b"])
         #expect(LabelMap(text: "0 mug\n1 Bottle\n").labels == [0: "mug", 1: "Bottle"])
         #expect(LabelMap(text: "background\nb'Cheese'\n").shifted(by: 1).labels == [0: "Cheese"])
-        #expect(LabelMap(text: "tench, Tinca tinca\r\ngoldfish\r\n").labels == [0: "tench, Tinca tinca", 1: "goldfish"])
+        #expect(
+            LabelMap(text: "tench, Tinca tinca\r\ngoldfish\r\n").labels == [0: "tench, Tinca tinca", 1: "goldfish"])
     }
 }
 
@@ -108,7 +118,8 @@ struct AutoMLExportTests {
             at: dir.appendingPathComponent("model.tflite"),
             withDestinationURL: TestImages.models.appendingPathComponent("coco_ssd_mobilenet_v1_detect.tflite"))
         try FileManager.default.copyItem(
-            at: TestImages.models.appendingPathComponent("coco_ssd_mobilenet_v1_labelmap.txt"), to: dir.appendingPathComponent("dict.txt"))
+            at: TestImages.models.appendingPathComponent("coco_ssd_mobilenet_v1_labelmap.txt"),
+            to: dir.appendingPathComponent("dict.txt"))
         let json = """
             {"inferenceType": "QUANTIZED_UINT8", "inputShape": \(inputShape), "inputTensor": "normalized_input_image_tensor",
              "maxDetections": \(maxDetections),
@@ -123,17 +134,21 @@ struct AutoMLExportTests {
     @Test("dict.txt and tflite_metadata.json beside the model: labels, detection cap, shape check")
     func exportForm() throws {
         let dir = try exportFolder(maxDetections: 2)
-        let options = ObjectDetectorOptions(localModel: CustomLocalModel(modelPath: dir.appendingPathComponent("model.tflite").path))
+        let options = ObjectDetectorOptions(
+            localModel: CustomLocalModel(modelPath: dir.appendingPathComponent("model.tflite").path))
         options.scoreThreshold = 0
         let detector = try ObjectDetector(options: options)
         #expect(detector.maxDetections == 2)
         #expect(detector.labels[0] == "person")  // "???" line skipped
-        let objects = try detector.results(in: try VisionImage(contentsOfFile: TestImages.images.appendingPathComponent("cats_and_dogs.jpg").path))
+        let objects = try detector.results(
+            in: try VisionImage(contentsOfFile: TestImages.images.appendingPathComponent("cats_and_dogs.jpg").path))
         #expect(objects.count == 2)
         #expect(objects.allSatisfy { !$0.labels[0].text.isEmpty })
         let wrong = try exportFolder(maxDetections: 10, inputShape: [1, 320, 320, 3])
         #expect(throws: VisionError.self) {
-            try ObjectDetector(options: ObjectDetectorOptions(localModel: CustomLocalModel(modelPath: wrong.appendingPathComponent("model.tflite").path)))
+            try ObjectDetector(
+                options: ObjectDetectorOptions(
+                    localModel: CustomLocalModel(modelPath: wrong.appendingPathComponent("model.tflite").path)))
         }
     }
 }

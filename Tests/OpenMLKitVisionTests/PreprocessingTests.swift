@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TFLiteRuntime
+import Testing
+
 @testable import OpenMLKitVision
 
 @Suite("Pre-processing")
@@ -9,12 +10,14 @@ struct PreprocessingTests {
 
     /// Preprocesses `image` at its own upright size (sample centres land on pixels: no interpolation).
     func identity(_ image: VisionImage, channels: Int = 3) throws -> [UInt8] {
-        let format = try InputImageFormat(width: image.width, height: image.height, channels: channels, elementType: .uint8)
+        let format = try InputImageFormat(
+            width: image.width, height: image.height, channels: channels, elementType: .uint8)
         return [UInt8](try ImagePreprocessor.data(for: image, format: format).data)
     }
 
-    @Test("Every orientation and pixel format round-trips to the upright image",
-          arguments: PixelFormat.allCases)
+    @Test(
+        "Every orientation and pixel format round-trips to the upright image",
+        arguments: PixelFormat.allCases)
     func roundTrip(format: PixelFormat) throws {
         let (w, h) = (Self.width, Self.height)
         let upright = TestImages.blockImage(width: w, height: h)
@@ -22,13 +25,16 @@ struct PreprocessingTests {
         for orientation in ImageOrientation.allCases {
             for padding in [0, 5] {
                 let stored = TestImages.stored(upright, width: w, height: h, orientation: orientation)
-                let buffer = try TestImages.buffer(rgb: stored.pixels, width: stored.width, height: stored.height, format: format, padding: padding)
+                let buffer = try TestImages.buffer(
+                    rgb: stored.pixels, width: stored.width, height: stored.height, format: format, padding: padding)
                 let image = VisionImage(buffer: buffer, orientation: orientation)
                 #expect(image.width == w && image.height == h)
                 if format == .gray8 {
                     let out = try identity(image, channels: 1)
                     for i in 0..<(w * h) {
-                        let luma = 0.299 * Float(upright[3 * i]) + 0.587 * Float(upright[3 * i + 1]) + 0.114 * Float(upright[3 * i + 2])
+                        let luma =
+                            0.299 * Float(upright[3 * i]) + 0.587 * Float(upright[3 * i + 1]) + 0.114
+                            * Float(upright[3 * i + 2])
                         #expect(abs(Float(out[i]) - luma) <= 1, "\(orientation) pixel \(i)")
                     }
                     continue
@@ -51,7 +57,8 @@ struct PreprocessingTests {
         for orientation in ImageOrientation.allCases {
             let stored = TestImages.stored(upright, width: w, height: h, orientation: orientation)
             let image = VisionImage(
-                buffer: try PixelBuffer(bytes: stored.pixels, width: stored.width, height: stored.height, format: .rgb8),
+                buffer: try PixelBuffer(
+                    bytes: stored.pixels, width: stored.width, height: stored.height, format: .rgb8),
                 orientation: orientation)
             let format = try InputImageFormat(width: 45, height: 40, channels: 3, elementType: .uint8)
             let (data, mapping) = try ImagePreprocessor.data(for: image, format: format)
@@ -63,7 +70,8 @@ struct PreprocessingTests {
                 }
             }
             let box = mapping.imageRect(
-                normalizedLeft: Double(minX) / 45, top: Double(minY) / 40, right: Double(maxX) / 45, bottom: Double(maxY) / 40)
+                normalizedLeft: Double(minX) / 45, top: Double(minY) / 40, right: Double(maxX) / 45,
+                bottom: Double(maxY) / 40)
             #expect(abs(box.minX - object.minX) <= 2 && abs(box.maxX - object.maxX) <= 2, "\(orientation): \(box)")
             #expect(abs(box.minY - object.minY) <= 2 && abs(box.maxY - object.maxY) <= 2, "\(orientation): \(box)")
         }
@@ -87,19 +95,25 @@ struct PreprocessingTests {
     func normalisation() throws {
         let rgb: [UInt8] = [0, 128, 255, 10, 20, 30]
         let image = VisionImage(buffer: try PixelBuffer(bytes: rgb, width: 2, height: 1, format: .rgb8))
-        let float = try InputImageFormat(width: 2, height: 1, channels: 3, elementType: .float32,
-                                         normalization: NormalizationOptions(mean: [0, 128, 255], std: [255, 2, 1]))
-        let floats = try ImagePreprocessor.data(for: image, format: float).data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        let float = try InputImageFormat(
+            width: 2, height: 1, channels: 3, elementType: .float32,
+            normalization: NormalizationOptions(mean: [0, 128, 255], std: [255, 2, 1]))
+        let floats = try ImagePreprocessor.data(for: image, format: float).data.withUnsafeBytes {
+            Array($0.bindMemory(to: Float.self))
+        }
         #expect(floats == [0, 0, 0, 10.0 / 255, -54, -225])
         let plainFloat = try InputImageFormat(width: 2, height: 1, channels: 3, elementType: .float32)
-        let defaults = try ImagePreprocessor.data(for: image, format: plainFloat).data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        let defaults = try ImagePreprocessor.data(for: image, format: plainFloat).data.withUnsafeBytes {
+            Array($0.bindMemory(to: Float.self))
+        }
         #expect(defaults[0] == -1 && defaults[2] == 1)
         let int8 = try InputImageFormat(width: 2, height: 1, channels: 3, elementType: .int8)
         let shifted = [Int8](try ImagePreprocessor.data(for: image, format: int8).data.map { Int8(bitPattern: $0) })
         #expect(shifted == [-128, 0, 127, -118, -108, -98])
-        let quantized = try InputImageFormat(width: 2, height: 1, channels: 3, elementType: .int8,
-                                             normalization: NormalizationOptions(mean: [0], std: [255]),
-                                             quantization: QuantizationParameters(scale: 1.0 / 255, zeroPoint: -128))
+        let quantized = try InputImageFormat(
+            width: 2, height: 1, channels: 3, elementType: .int8,
+            normalization: NormalizationOptions(mean: [0], std: [255]),
+            quantization: QuantizationParameters(scale: 1.0 / 255, zeroPoint: -128))
         let q = [Int8](try ImagePreprocessor.data(for: image, format: quantized).data.map { Int8(bitPattern: $0) })
         #expect(q == [-128, 0, 127, -118, -108, -98])
     }
@@ -110,13 +124,22 @@ struct PreprocessingTests {
         let rgb = TestImages.blockImage(width: w, height: h)
         let image = VisionImage(buffer: try PixelBuffer(bytes: rgb, width: w, height: h, format: .rgb8))
         let format = try InputImageFormat(width: 4, height: 2, channels: 3, elementType: .uint8)
-        let (crop, mapping) = try ImagePreprocessor.data(for: image, format: format, region: CGRect(x: 2, y: 2, width: 4, height: 2))
-        for v in 0..<2 { for u in 0..<4 { for c in 0..<3 { #expect(crop[(v * 4 + u) * 3 + c] == rgb[((v + 2) * w + u + 2) * 3 + c]) } } }
+        let (crop, mapping) = try ImagePreprocessor.data(
+            for: image, format: format, region: CGRect(x: 2, y: 2, width: 4, height: 2))
+        for v in 0..<2 {
+            for u in 0..<4 {
+                for c in 0..<3 { #expect(crop[(v * 4 + u) * 3 + c] == rgb[((v + 2) * w + u + 2) * 3 + c]) }
+            }
+        }
         #expect(mapping.imagePoint(inputX: 4, inputY: 2) == CGPoint(x: 6, y: 4))
         let square = try InputImageFormat(width: 6, height: 6, channels: 3, elementType: .uint8)
         let centre = try ImagePreprocessor.data(for: image, format: square, scaleMode: .centerCrop).mapping
         #expect(centre.region == CGRect(x: 1, y: 0, width: 6, height: 6))
-        #expect(throws: VisionError.self) { try ImagePreprocessor.data(for: image, format: format, region: CGRect(x: 6, y: 0, width: 4, height: 2)) }
-        #expect(throws: VisionError.self) { try ImagePreprocessor.data(for: image, format: format, region: CGRect(x: 0, y: 0, width: 0, height: 2)) }
+        #expect(throws: VisionError.self) {
+            try ImagePreprocessor.data(for: image, format: format, region: CGRect(x: 6, y: 0, width: 4, height: 2))
+        }
+        #expect(throws: VisionError.self) {
+            try ImagePreprocessor.data(for: image, format: format, region: CGRect(x: 0, y: 0, width: 0, height: 2))
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import OpenMLKitVision
 
 /// Helpers shared by the vision tests: synthetic images and paths to the shared photos.
@@ -15,7 +16,8 @@ enum TestImages {
         var pixels = [UInt8](repeating: 0, count: width * height * 3)
         for y in 0..<height {
             for x in 0..<width {
-                let bx = x / 2, by = y / 2
+                let bx = x / 2
+                let by = y / 2
                 let o = (y * width + x) * 3
                 pixels[o] = UInt8((bx * 53 + by * 17 + 20) % 236 + 10)
                 pixels[o + 1] = UInt8((bx * 29 + by * 71 + 90) % 236 + 10)
@@ -26,7 +28,9 @@ enum TestImages {
     }
 
     /// The stored pixels that `orientation` shows as `upright` (`width` × `height` upright RGB8).
-    static func stored(_ upright: [UInt8], width: Int, height: Int, orientation: ImageOrientation) -> (pixels: [UInt8], width: Int, height: Int) {
+    static func stored(_ upright: [UInt8], width: Int, height: Int, orientation: ImageOrientation) -> (
+        pixels: [UInt8], width: Int, height: Int
+    ) {
         let sw = orientation.swapsDimensions ? height : width
         let sh = orientation.swapsDimensions ? width : height
         let t = orientation.uprightToStored(width: sw, height: sh)
@@ -42,9 +46,13 @@ enum TestImages {
     }
 
     /// RGB8 pixels converted to `format` with a stride padding of `padding` bytes per row.
-    static func buffer(rgb: [UInt8], width: Int, height: Int, format: PixelFormat, padding: Int = 0) throws -> PixelBuffer {
+    static func buffer(rgb: [UInt8], width: Int, height: Int, format: PixelFormat, padding: Int = 0) throws
+        -> PixelBuffer
+    {
         func yuv(_ o: Int) -> (Float, Float, Float) {
-            let r = Float(rgb[o]), g = Float(rgb[o + 1]), b = Float(rgb[o + 2])
+            let r = Float(rgb[o])
+            let g = Float(rgb[o + 1])
+            let b = Float(rgb[o + 2])
             let y = 0.299 * r + 0.587 * g + 0.114 * b
             return (y, (b - y) / 1.772 + 128, (r - y) / 1.402 + 128)
         }
@@ -60,15 +68,18 @@ enum TestImages {
                     let d = y * stride + x * bpp
                     switch format {
                     case .rgb8: (bytes[d], bytes[d + 1], bytes[d + 2]) = (rgb[o], rgb[o + 1], rgb[o + 2])
-                    case .rgba8: (bytes[d], bytes[d + 1], bytes[d + 2], bytes[d + 3]) = (rgb[o], rgb[o + 1], rgb[o + 2], 7)
-                    case .bgra8: (bytes[d], bytes[d + 1], bytes[d + 2], bytes[d + 3]) = (rgb[o + 2], rgb[o + 1], rgb[o], 7)
+                    case .rgba8:
+                        (bytes[d], bytes[d + 1], bytes[d + 2], bytes[d + 3]) = (rgb[o], rgb[o + 1], rgb[o + 2], 7)
+                    case .bgra8:
+                        (bytes[d], bytes[d + 1], bytes[d + 2], bytes[d + 3]) = (rgb[o + 2], rgb[o + 1], rgb[o], 7)
                     default: bytes[d] = byte(yuv(o).0)
                     }
                 }
             }
             return try PixelBuffer(bytes: bytes, width: width, height: height, format: format, bytesPerRow: [stride])
         case .nv12, .nv21, .i420:
-            let cw = (width + 1) / 2, ch = (height + 1) / 2
+            let cw = (width + 1) / 2
+            let ch = (height + 1) / 2
             let ys = width + padding
             let cs = (format == .i420 ? cw : cw * 2) + padding
             let chromaPlanes = format == .i420 ? 2 : 1
@@ -98,9 +109,25 @@ enum TestImages {
         let rowBytes = (width * 3 + 3) / 4 * 4
         var out = [UInt8]()
         func u16(_ v: Int) { out += [UInt8(v & 0xff), UInt8(v >> 8 & 0xff)] }
-        func u32(_ v: Int) { u16(v & 0xffff); u16(v >> 16 & 0xffff) }
-        out += [0x42, 0x4D]; u32(54 + rowBytes * height); u32(0); u32(54)
-        u32(40); u32(width); u32(height); u16(1); u16(24); u32(0); u32(rowBytes * height); u32(2835); u32(2835); u32(0); u32(0)
+        func u32(_ v: Int) {
+            u16(v & 0xffff)
+            u16(v >> 16 & 0xffff)
+        }
+        out += [0x42, 0x4D]
+        u32(54 + rowBytes * height)
+        u32(0)
+        u32(54)
+        u32(40)
+        u32(width)
+        u32(height)
+        u16(1)
+        u16(24)
+        u32(0)
+        u32(rowBytes * height)
+        u32(2835)
+        u32(2835)
+        u32(0)
+        u32(0)
         for y in (0..<height).reversed() {
             for x in 0..<width {
                 let o = (y * width + x) * 3
@@ -113,7 +140,9 @@ enum TestImages {
 
     /// `jpeg` with an APP1 Exif block holding `orientation` inserted after SOI.
     static func jpeg(_ jpeg: [UInt8], withEXIFOrientation orientation: Int, bigEndian: Bool) -> [UInt8] {
-        func u16(_ v: Int) -> [UInt8] { bigEndian ? [UInt8(v >> 8), UInt8(v & 0xff)] : [UInt8(v & 0xff), UInt8(v >> 8)] }
+        func u16(_ v: Int) -> [UInt8] {
+            bigEndian ? [UInt8(v >> 8), UInt8(v & 0xff)] : [UInt8(v & 0xff), UInt8(v >> 8)]
+        }
         func u32(_ v: Int) -> [UInt8] { bigEndian ? u16(v >> 16) + u16(v & 0xffff) : u16(v & 0xffff) + u16(v >> 16) }
         var tiff: [UInt8] = bigEndian ? [0x4D, 0x4D] : [0x49, 0x49]
         tiff += u16(42) + u32(8) + u16(2)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import OpenMLKitVision
 
 @Suite("VisionImage decoding")
@@ -7,7 +8,9 @@ struct VisionImageTests {
     @Test("BMP written here decodes to the same pixels")
     func bmpRoundTrip() throws {
         for (w, h) in [(7, 5), (8, 6), (1, 1)] {
-            let rgb = TestImages.blockImage(width: w, height: h).enumerated().map { UInt8(($0.offset * 7 + Int($0.element)) % 256) }
+            let rgb = TestImages.blockImage(width: w, height: h).enumerated().map {
+                UInt8(($0.offset * 7 + Int($0.element)) % 256)
+            }
             let image = try VisionImage(data: Data(TestImages.bmp(rgb: rgb, width: w, height: h)))
             #expect(image.width == w && image.height == h)
             #expect(image.buffer.format == .rgb8)
@@ -27,14 +30,17 @@ struct VisionImageTests {
         #expect(image.buffer.bytes == expected)
     }
 
-    @Test("EXIF orientation in little- and big-endian TIFF headers is honoured", .enabled(if: TestImages.hasShared, "../shared/images is not beside the checkout"))
+    @Test(
+        "EXIF orientation in little- and big-endian TIFF headers is honoured",
+        .enabled(if: TestImages.hasShared, "../shared/images is not beside the checkout"))
     func exifOrientation() throws {
         let jpeg = [UInt8](try Data(contentsOf: TestImages.images.appendingPathComponent("burger.jpg")))
         let plain = try VisionImage(data: Data(jpeg))
         #expect(plain.orientation == .up)
         for value in 1...8 {
             for bigEndian in [false, true] {
-                let tagged = try VisionImage(data: Data(TestImages.jpeg(jpeg, withEXIFOrientation: value, bigEndian: bigEndian)))
+                let tagged = try VisionImage(
+                    data: Data(TestImages.jpeg(jpeg, withEXIFOrientation: value, bigEndian: bigEndian)))
                 #expect(tagged.orientation.exifValue == value)
                 #expect(tagged.buffer.bytes == plain.buffer.bytes)
                 let swapped = value >= 5
@@ -46,7 +52,9 @@ struct VisionImageTests {
         #expect(try VisionImage(data: Data(bad)).orientation == .up)
     }
 
-    @Test("Shared photos decode with their published sizes", .enabled(if: TestImages.hasShared, "../shared/images is not beside the checkout"))
+    @Test(
+        "Shared photos decode with their published sizes",
+        .enabled(if: TestImages.hasShared, "../shared/images is not beside the checkout"))
     func sharedPhotos() throws {
         let expected: [(String, Int, Int, PixelFormat)] = [
             ("bird.jpg", 2000, 1508, .rgb8), ("sparrow.png", 1280, 851, .rgba8), ("grace_hopper.bmp", 512, 600, .rgb8),
@@ -61,7 +69,10 @@ struct VisionImageTests {
         let jpg = try VisionImage(contentsOfFile: TestImages.images.appendingPathComponent("grace_hopper.jpg").path)
         // Same photo, different crops/encodings: the mean colour must be close (a channel-order bug would not be).
         func mean(_ b: PixelBuffer) -> [Double] {
-            (0..<3).map { c in Double(stride(from: c, to: b.bytes.count, by: 3).reduce(0) { $0 + Int(b.bytes[$1]) }) / Double(b.width * b.height) }
+            (0..<3).map { c in
+                Double(stride(from: c, to: b.bytes.count, by: 3).reduce(0) { $0 + Int(b.bytes[$1]) })
+                    / Double(b.width * b.height)
+            }
         }
         for (a, b) in zip(mean(bmp.buffer), mean(jpg.buffer)) { #expect(abs(a - b) < 12) }
     }
@@ -77,14 +88,25 @@ struct VisionImageTests {
 
     @Test("Pixel buffers reject strides and sizes that do not fit")
     func bufferValidation() throws {
-        #expect(throws: VisionError.self) { try PixelBuffer(bytes: [UInt8](repeating: 0, count: 11), width: 2, height: 2, format: .rgb8) }
-        #expect(throws: VisionError.self) { try PixelBuffer(bytes: [UInt8](repeating: 0, count: 100), width: 4, height: 2, format: .rgb8, bytesPerRow: [8]) }
-        #expect(throws: VisionError.self) { try PixelBuffer(bytes: [UInt8](repeating: 0, count: 100), width: 4, height: 4, format: .nv12, bytesPerRow: [4]) }
-        #expect(throws: VisionError.self) { try PixelBuffer(bytes: [UInt8](repeating: 0, count: 23), width: 4, height: 4, format: .i420) }
+        #expect(throws: VisionError.self) {
+            try PixelBuffer(bytes: [UInt8](repeating: 0, count: 11), width: 2, height: 2, format: .rgb8)
+        }
+        #expect(throws: VisionError.self) {
+            try PixelBuffer(
+                bytes: [UInt8](repeating: 0, count: 100), width: 4, height: 2, format: .rgb8, bytesPerRow: [8])
+        }
+        #expect(throws: VisionError.self) {
+            try PixelBuffer(
+                bytes: [UInt8](repeating: 0, count: 100), width: 4, height: 4, format: .nv12, bytesPerRow: [4])
+        }
+        #expect(throws: VisionError.self) {
+            try PixelBuffer(bytes: [UInt8](repeating: 0, count: 23), width: 4, height: 4, format: .i420)
+        }
         #expect(throws: VisionError.self) { try PixelBuffer(bytes: [], width: 0, height: 4, format: .gray8) }
         _ = try PixelBuffer(bytes: [UInt8](repeating: 0, count: 24), width: 4, height: 4, format: .i420)
         // The last row needs no padding beyond its pixels.
-        _ = try PixelBuffer(bytes: [UInt8](repeating: 0, count: 10 + 6), width: 2, height: 2, format: .rgb8, bytesPerRow: [10])
+        _ = try PixelBuffer(
+            bytes: [UInt8](repeating: 0, count: 10 + 6), width: 2, height: 2, format: .rgb8, bytesPerRow: [10])
     }
 
     @Test("The device orientation helper matches ML Kit's guide, mirrored for the front camera")
@@ -109,7 +131,9 @@ struct VisionImageTests {
 
 @Suite("Codec variants")
 struct CodecVariantTests {
-    @Test("Grey, progressive, subsampled JPEGs; palette, grey, alpha, 16-bit PNGs; 1/4/8/24/32-bit BMPs decode as Pillow does")
+    @Test(
+        "Grey, progressive, subsampled JPEGs; palette, grey, alpha, 16-bit PNGs; 1/4/8/24/32-bit BMPs decode as Pillow does"
+    )
     func variants() throws {
         for (name, file, rgb) in CodecFixtures.cases {
             let data = try #require(Data(base64Encoded: file), "\(name)")
@@ -119,7 +143,8 @@ struct CodecVariantTests {
             }
             let image = try VisionImage(data: data)
             #expect(image.width == CodecFixtures.width && image.height == CodecFixtures.height, "\(name)")
-            let format = try InputImageFormat(width: image.width, height: image.height, channels: 3, elementType: .uint8)
+            let format = try InputImageFormat(
+                width: image.width, height: image.height, channels: 3, elementType: .uint8)
             let pixels = [UInt8](try ImagePreprocessor.data(for: image, format: format).data)
             #expect(pixels == [UInt8](try #require(Data(base64Encoded: rgb))), "\(name)")
         }

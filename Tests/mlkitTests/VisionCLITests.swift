@@ -11,7 +11,8 @@ struct VisionCLITests {
     @Test("classify --json prints labels best first with text, index and confidence")
     func classifyJSON() throws {
         let result = try CLITests.run([
-            "classify", Self.image("daisy.jpeg"), "--model", Self.model("automl_ic_flowers_metadata.tflite"), "--json", "--top", "3",
+            "classify", Self.image("daisy.jpeg"), "--model", Self.model("automl_ic_flowers_metadata.tflite"), "--json",
+            "--top", "3",
         ])
         #expect(result.status == 0, "\(result.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
@@ -31,11 +32,13 @@ struct VisionCLITests {
         #expect(cup.status == 0, "\(cup.stderr)")
         #expect(cup.stdout.contains("\"text\":\"mug\"") && cup.stdout.contains("\"text\":\"Bottle\""))
         let manifest = try CLITests.run([
-            "classify", Self.image("roses.jpeg"), "--model", Self.model("mlkit_automl_flowers/manifest.json"), "--top", "1",
+            "classify", Self.image("roses.jpeg"), "--model", Self.model("mlkit_automl_flowers/manifest.json"), "--top",
+            "1",
         ])
         #expect(manifest.status == 0, "\(manifest.stderr)")
-        #expect(manifest.stdout.contains("roses") || manifest.stdout.contains("daisy") || manifest.stdout.contains("tulips")
-            || manifest.stdout.contains("dandelion") || manifest.stdout.contains("sunflowers"))
+        #expect(
+            manifest.stdout.contains("roses") || manifest.stdout.contains("daisy") || manifest.stdout.contains("tulips")
+                || manifest.stdout.contains("dandelion") || manifest.stdout.contains("sunflowers"))
     }
 
     @Test("A corrupt image is one error line and exit status 1")
@@ -44,7 +47,9 @@ struct VisionCLITests {
         let bad = dir.appendingPathComponent("bad.jpg")
         let jpeg = try Data(contentsOf: URL(fileURLWithPath: Self.image("tulips.jpeg")))
         try jpeg.prefix(jpeg.count / 3).write(to: bad)
-        let result = try CLITests.run(["classify", bad.path, "--model", Self.model("automl_ic_flowers_metadata.tflite")])
+        let result = try CLITests.run([
+            "classify", bad.path, "--model", Self.model("automl_ic_flowers_metadata.tflite"),
+        ])
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("error: corrupt JPEG image"))
         #expect(result.stderr.split(separator: "\n").count == 1)
@@ -83,7 +88,9 @@ struct VisionCLITests {
         #expect(text.stdout.contains("TFLite metadata:"))
         #expect(text.stdout.contains("score threshold 0.35"))
         #expect(text.stdout.contains("probability-labels-en.txt (TENSOR_AXIS_LABELS, locale en)"))
-        let json = try CLITests.run(["inspect", Self.model("coco_ssd_mobilenet_v1_1.0_quant_2018_06_29_metadata.tflite"), "--json"])
+        let json = try CLITests.run([
+            "inspect", Self.model("coco_ssd_mobilenet_v1_1.0_quant_2018_06_29_metadata.tflite"), "--json",
+        ])
         let report = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         let meta = try #require(report["tflite_metadata"] as? [String: Any])
         #expect((meta["packed_files"] as? [[String: Any]])?.first?["name"] as? String == "labelmap.txt")

@@ -40,23 +40,30 @@ public final class ImageLabeler: @unchecked Sendable {
     public init(options: CustomImageLabelerOptions) throws {
         self.options = options
         let model = try Model(path: options.localModel.modelPath)
-        interpreter = try Interpreter(model: model, options: options.threadCount.map { Interpreter.Options(threadCount: $0) })
+        interpreter = try Interpreter(
+            model: model, options: options.threadCount.map { Interpreter.Options(threadCount: $0) })
         try interpreter.allocateTensors()
         metadata = try model.readMetadata()
         let subgraph = metadata?.subgraphs.first
-        let normalization = subgraph?.inputTensors.first?.normalization.map { NormalizationOptions(mean: $0.mean, std: $0.std) }
+        let normalization = subgraph?.inputTensors.first?.normalization.map {
+            NormalizationOptions(mean: $0.mean, std: $0.std)
+        }
         inputFormat = try InputImageFormat(tensor: try interpreter.input(at: 0), normalization: normalization)
         input = Data(count: inputFormat.byteCount)
         let output = try interpreter.output(at: 0)
         guard [.uInt8, .int8, .float32].contains(output.dataType), output.shape.dimensions.reduce(1, *) > 0 else {
-            throw VisionError.unsupportedModel(detail: "output '\(output.name)' (\(output.dataType), \(output.shape.dimensions)) is not a score per class")
+            throw VisionError.unsupportedModel(
+                detail:
+                    "output '\(output.name)' (\(output.dataType), \(output.shape.dimensions)) is not a score per class")
         }
         let outputMetadata = subgraph?.outputTensors.first
         confidenceThreshold = options.confidenceThreshold ?? outputMetadata?.scoreThreshold ?? 0
         labels = try ImageLabeler.loadLabels(options: options, model: model, outputMetadata: outputMetadata)
     }
 
-    static func loadLabels(options: CustomImageLabelerOptions, model: Model, outputMetadata: TensorMetadata?) throws -> LabelMap {
+    static func loadLabels(options: CustomImageLabelerOptions, model: Model, outputMetadata: TensorMetadata?) throws
+        -> LabelMap
+    {
         if let path = options.labelsPath { return try LabelMap(contentsOfFile: path) }
         if let file = outputMetadata?.labelFile(.tensorAxisLabels, locale: "en") {
             return try LabelMap(data: try model.associatedFile(named: file.name), source: file.name)
@@ -102,7 +109,9 @@ public final class ImageLabeler: @unchecked Sendable {
         let zero = Float(tensor.quantizationParameters?.zeroPoint ?? 0)
         switch tensor.dataType {
         case .float32:
-            return tensor.data.withUnsafeBytes { raw in (0..<(raw.count / 4)).map { raw.loadUnaligned(fromByteOffset: $0 * 4, as: Float.self) } }
+            return tensor.data.withUnsafeBytes { raw in
+                (0..<(raw.count / 4)).map { raw.loadUnaligned(fromByteOffset: $0 * 4, as: Float.self) }
+            }
         case .uInt8:
             return tensor.data.map { (Float($0) - zero) * scale }
         case .int8:

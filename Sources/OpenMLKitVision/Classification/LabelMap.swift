@@ -19,14 +19,19 @@ public struct LabelMap: Equatable, Sendable {
         var isNumbered = !trimmed.isEmpty
         for line in trimmed where !line.trimmingCharacters(in: .whitespaces).isEmpty {
             let parts = line.split(maxSplits: 1, whereSeparator: { $0 == " " || $0 == "\t" })
-            guard parts.count == 2, let id = Int(parts[0]), numbered[id] == nil else { isNumbered = false; break }
+            guard parts.count == 2, let id = Int(parts[0]), numbered[id] == nil else {
+                isNumbered = false
+                break
+            }
             numbered[id] = LabelMap.unwrap(parts[1].trimmingCharacters(in: .whitespaces))
         }
         if isNumbered {
             labels = numbered
         } else {
             var map = [Int: String]()
-            for (i, line) in trimmed.enumerated() { map[i] = LabelMap.unwrap(line.trimmingCharacters(in: .whitespaces)) }
+            for (i, line) in trimmed.enumerated() {
+                map[i] = LabelMap.unwrap(line.trimmingCharacters(in: .whitespaces))
+            }
             labels = map
         }
     }
@@ -57,13 +62,17 @@ public struct LabelMap: Equatable, Sendable {
 
     /// Drops the first line's class (`background`, `???`) so that class `c` is named by line `c + 1`.
     public func shifted(by offset: Int) -> LabelMap {
-        LabelMap(labels: Dictionary(uniqueKeysWithValues: labels.compactMap { $0.key - offset >= 0 ? ($0.key - offset, $0.value) : nil }))
+        LabelMap(
+            labels: Dictionary(
+                uniqueKeysWithValues: labels.compactMap { $0.key - offset >= 0 ? ($0.key - offset, $0.value) : nil }))
     }
 
     init(labels: [Int: String]) { self.labels = labels }
 
     static func unwrap(_ label: String) -> String {
-        if label.count >= 3, (label.hasPrefix("b'") && label.hasSuffix("'")) || (label.hasPrefix("b\"") && label.hasSuffix("\"")) {
+        if label.count >= 3,
+            (label.hasPrefix("b'") && label.hasSuffix("'")) || (label.hasPrefix("b\"") && label.hasSuffix("\""))
+        {
             return String(label.dropFirst(2).dropLast())
         }
         return label

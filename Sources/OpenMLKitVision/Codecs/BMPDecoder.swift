@@ -17,7 +17,10 @@ enum BMPDecoder {
         guard bytes.count >= 2, bytes[0] == 0x42, bytes[1] == 0x4D else { throw fail("missing 'BM' signature") }
         let dataOffset = Int(try u32(10))
         let headerSize = Int(try u32(14))
-        let width: Int, rawHeight: Int, bitCount: Int, compression: UInt32
+        let width: Int
+        let rawHeight: Int
+        let bitCount: Int
+        let compression: UInt32
         var paletteEntrySize = 4
         if headerSize == 12 {
             width = try u16(18)
@@ -48,7 +51,8 @@ enum BMPDecoder {
             // Masks follow a 40-byte header or live inside V4/V5 headers at the same place.
             masks = (try u32(54), try u32(58), try u32(62))
         default:
-            throw VisionError.unsupportedFormat(detail: "BMP compression \(compression) with \(bitCount) bits per pixel")
+            throw VisionError.unsupportedFormat(
+                detail: "BMP compression \(compression) with \(bitCount) bits per pixel")
         }
         var palette = [(UInt8, UInt8, UInt8)]()
         if bitCount <= 8 {
@@ -63,7 +67,9 @@ enum BMPDecoder {
         }
         let rowBytes = ((width * bitCount + 31) / 32) * 4
         guard dataOffset >= 14, dataOffset <= bytes.count, rowBytes * height <= bytes.count - dataOffset else {
-            throw fail("pixel data (\(rowBytes * height) bytes at offset \(dataOffset)) exceeds the file (\(bytes.count) bytes)")
+            throw fail(
+                "pixel data (\(rowBytes * height) bytes at offset \(dataOffset)) exceeds the file (\(bytes.count) bytes)"
+            )
         }
         var out = [UInt8](repeating: 0, count: width * height * 3)
         func channel(_ value: UInt32, _ mask: UInt32) -> UInt8 {
@@ -78,20 +84,26 @@ enum BMPDecoder {
             let row = dataOffset + (topDown ? y : height - 1 - y) * rowBytes
             var o = y * width * 3
             for x in 0..<width {
-                let r: UInt8, g: UInt8, b: UInt8
+                let r: UInt8
+                let g: UInt8
+                let b: UInt8
                 switch bitCount {
                 case 24:
                     let p = row + x * 3
                     (r, g, b) = (bytes[p + 2], bytes[p + 1], bytes[p])
                 case 32:
                     let p = row + x * 4
-                    let v = UInt32(bytes[p]) | UInt32(bytes[p + 1]) << 8 | UInt32(bytes[p + 2]) << 16 | UInt32(bytes[p + 3]) << 24
+                    let v =
+                        UInt32(bytes[p]) | UInt32(bytes[p + 1]) << 8 | UInt32(bytes[p + 2]) << 16 | UInt32(bytes[p + 3])
+                        << 24
                     (r, g, b) = (channel(v, masks.0), channel(v, masks.1), channel(v, masks.2))
                 default:
                     let bit = x * bitCount
                     let byte = Int(bytes[row + bit / 8])
                     let index = (byte >> (8 - bitCount - bit % 8)) & ((1 << bitCount) - 1)
-                    guard index < palette.count else { throw fail("palette index \(index) at (\(x), \(y)) is out of range (\(palette.count) colours)") }
+                    guard index < palette.count else {
+                        throw fail("palette index \(index) at (\(x), \(y)) is out of range (\(palette.count) colours)")
+                    }
                     (r, g, b) = palette[index]
                 }
                 out[o] = r

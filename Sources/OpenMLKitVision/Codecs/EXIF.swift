@@ -11,8 +11,14 @@ enum EXIF {
         while position + 4 <= bytes.count {
             guard bytes[position] == 0xFF else { return nil }
             let marker = bytes[position + 1]
-            if marker == 0xFF { position += 1; continue }  // fill byte
-            if marker == 0xD8 || (0xD0...0xD7).contains(marker) || marker == 0x01 { position += 2; continue }
+            if marker == 0xFF {
+                position += 1
+                continue
+            }  // fill byte
+            if marker == 0xD8 || (0xD0...0xD7).contains(marker) || marker == 0x01 {
+                position += 2
+                continue
+            }
             if marker == 0xDA || marker == 0xD9 { return nil }  // scan data or end: no Exif before it
             let length = Int(bytes[position + 2]) << 8 | Int(bytes[position + 3])
             guard length >= 2, position + 2 + length <= bytes.count else { return nil }

@@ -15,7 +15,8 @@ public enum PNGEncoder {
         var message = [CChar](repeating: 0, count: 256)
         let status = pixels.withUnsafeBufferPointer { source in
             message.withUnsafeMutableBufferPointer { text in
-                omk_png_encode_rgb(source.baseAddress, UInt32(width), UInt32(height), &output, &size, text.baseAddress, text.count)
+                omk_png_encode_rgb(
+                    source.baseAddress, UInt32(width), UInt32(height), &output, &size, text.baseAddress, text.count)
             }
         }
         defer { omk_free(output) }

@@ -32,7 +32,11 @@ extension DetectedObject: Encodable {
         try box.encode(Double(frame.minY), forKey: .y)
         try box.encode(Double(frame.width), forKey: .width)
         try box.encode(Double(frame.height), forKey: .height)
-        if let trackingID { try container.encode(trackingID, forKey: .trackingID) } else { try container.encodeNil(forKey: .trackingID) }
+        if let trackingID {
+            try container.encode(trackingID, forKey: .trackingID)
+        } else {
+            try container.encodeNil(forKey: .trackingID)
+        }
         try container.encode(labels, forKey: .labels)
     }
 }

@@ -41,38 +41,57 @@ public final class ObjectDetector: @unchecked Sendable {
     public init(options: ObjectDetectorOptions) throws {
         self.options = options
         let model = try Model(path: options.localModel.modelPath)
-        interpreter = try Interpreter(model: model, options: options.threadCount.map { Interpreter.Options(threadCount: $0) })
+        interpreter = try Interpreter(
+            model: model, options: options.threadCount.map { Interpreter.Options(threadCount: $0) })
         try interpreter.allocateTensors()
         let metadata = try model.readMetadata()?.subgraphs.first
-        let normalization = metadata?.inputTensors.first?.normalization.map { NormalizationOptions(mean: $0.mean, std: $0.std) }
+        let normalization = metadata?.inputTensors.first?.normalization.map {
+            NormalizationOptions(mean: $0.mean, std: $0.std)
+        }
         inputFormat = try InputImageFormat(tensor: try interpreter.input(at: 0), normalization: normalization)
         input = Data(count: inputFormat.byteCount)
 
         let modelFolder = URL(fileURLWithPath: options.localModel.modelPath).deletingLastPathComponent()
-        let automlPath = options.autoMLMetadataPath
-            ?? [modelFolder.appendingPathComponent("tflite_metadata.json").path].first { FileManager.default.fileExists(atPath: $0) }
+        let automlPath =
+            options.autoMLMetadataPath
+            ?? [modelFolder.appendingPathComponent("tflite_metadata.json").path].first {
+                FileManager.default.fileExists(atPath: $0)
+            }
         let automl = try automlPath.map { try AutoMLDetectorMetadata(contentsOfFile: $0) }
         if let shape = automl?.inputShape {
             let actual = try interpreter.input(at: 0).shape.dimensions
             guard shape == actual else {
-                throw VisionError.unsupportedModel(detail: "AutoML metadata gives input shape \(shape), the model has \(actual)")
+                throw VisionError.unsupportedModel(
+                    detail: "AutoML metadata gives input shape \(shape), the model has \(actual)")
             }
         }
         maxDetections = automl?.maxDetections
 
-        var boxes: Int?, count: Int?, lists = [Int]()
+        var boxes: Int?
+        var count: Int?
+        var lists = [Int]()
         for i in 0..<interpreter.outputTensorCount {
             let dims = try interpreter.output(at: i).shape.dimensions
-            if dims.count == 3, dims.last == 4 { boxes = i } else if dims.count == 2 { lists.append(i) } else if dims.reduce(1, *) == 1 { count = i }
+            if dims.count == 3, dims.last == 4 {
+                boxes = i
+            } else if dims.count == 2 {
+                lists.append(i)
+            } else if dims.reduce(1, *) == 1 {
+                count = i
+            }
         }
         guard var boxes, var count, lists.count == 2 else {
             throw VisionError.unsupportedModel(
-                detail: "outputs are not boxes [1, N, 4], classes [1, N], scores [1, N] and count [1] (TFLite_Detection_PostProcess)")
+                detail:
+                    "outputs are not boxes [1, N, 4], classes [1, N], scores [1, N] and count [1] (TFLite_Detection_PostProcess)"
+            )
         }
         // Classes before scores (the post-process order) unless the metadata names them.
-        var classes = lists[0], scores = lists[1]
+        var classes = lists[0]
+        var scores = lists[1]
         if let tensors = metadata?.outputTensors, tensors.count == interpreter.outputTensorCount,
-            tensors[lists[1]].labelFile(.tensorValueLabels) != nil || tensors[lists[0]].name?.lowercased().contains("score") == true
+            tensors[lists[1]].labelFile(.tensorValueLabels) != nil
+                || tensors[lists[0]].name?.lowercased().contains("score") == true
         {
             (classes, scores) = (lists[1], lists[0])
         }
@@ -98,9 +117,11 @@ public final class ObjectDetector: @unchecked Sendable {
             if order.count == 4, Set(order) == [0, 1, 2, 3] { index = order }
         }
         boxIndex = index
-        let valueLabels = metadata?.outputTensors.count == interpreter.outputTensorCount
+        let valueLabels =
+            metadata?.outputTensors.count == interpreter.outputTensorCount
             ? metadata?.outputTensors[classes] : nil
-        scoreThreshold = options.scoreThreshold ?? metadata?.outputTensors.compactMap(\.scoreThreshold).first
+        scoreThreshold =
+            options.scoreThreshold ?? metadata?.outputTensors.compactMap(\.scoreThreshold).first
             ?? ObjectDetectorOptions.defaultScoreThreshold
         labels = try ObjectDetector.loadLabels(
             options: options, model: model, classesMetadata: valueLabels,
@@ -119,7 +140,9 @@ public final class ObjectDetector: @unchecked Sendable {
             let object = try? JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: manifest))),
             let file = (object as? [String: Any])?["labelsFile"] as? String, !file.contains("..")
         {
-            map = try LabelMap(contentsOfFile: URL(fileURLWithPath: manifest).deletingLastPathComponent().appendingPathComponent(file).path)
+            map = try LabelMap(
+                contentsOfFile: URL(fileURLWithPath: manifest).deletingLastPathComponent().appendingPathComponent(file)
+                    .path)
         } else if FileManager.default.fileExists(atPath: sibling) {
             map = try LabelMap(contentsOfFile: sibling)
         } else {
@@ -135,7 +158,9 @@ public final class ObjectDetector: @unchecked Sendable {
     public func results(in image: VisionImage) throws -> [DetectedObject] {
         lock.lock()
         defer { lock.unlock() }
-        let mapping = try input.withUnsafeMutableBytes { try ImagePreprocessor.write(image, format: inputFormat, into: $0) }
+        let mapping = try input.withUnsafeMutableBytes {
+            try ImagePreprocessor.write(image, format: inputFormat, into: $0)
+        }
         try interpreter.copy(input, toInputAt: 0)
         try interpreter.invoke()
         let boxes = try ImageLabeler.dequantize(try interpreter.output(at: outputs.boxes))
@@ -151,7 +176,9 @@ public final class ObjectDetector: @unchecked Sendable {
             guard [left, top, right, bottom].allSatisfy(\.isFinite) else { continue }
             let frame = mapping.imageRect(normalizedLeft: left, top: top, right: right, bottom: bottom)
             let index = classes[i].isFinite ? Int(classes[i].rounded()) : -1
-            objects.append(DetectedObject(frame: frame, labels: [ObjectLabel(text: labels[index], index: index, confidence: scores[i])]))
+            objects.append(
+                DetectedObject(
+                    frame: frame, labels: [ObjectLabel(text: labels[index], index: index, confidence: scores[i])]))
         }
         objects.sort { $0.labels[0].confidence > $1.labels[0].confidence }
         if let limit = options.maxResultCount { objects = Array(objects.prefix(max(0, limit))) }

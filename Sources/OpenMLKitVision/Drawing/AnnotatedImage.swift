@@ -42,8 +42,10 @@ public struct AnnotatedImage {
 
     /// Draws the outline of `rect` (upright pixels) `thickness` pixels wide, inside the rectangle.
     public mutating func drawRect(_ rect: CGRect, color: (UInt8, UInt8, UInt8), thickness: Int = 3) {
-        let x0 = Int(rect.minX.rounded()), y0 = Int(rect.minY.rounded())
-        let x1 = Int(rect.maxX.rounded()), y1 = Int(rect.maxY.rounded())
+        let x0 = Int(rect.minX.rounded())
+        let y0 = Int(rect.minY.rounded())
+        let x1 = Int(rect.maxX.rounded())
+        let y1 = Int(rect.maxY.rounded())
         fill(x0, y0, x1, y0 + thickness, color)
         fill(x0, y1 - thickness, x1, y1, color)
         fill(x0, y0, x0 + thickness, y1, color)
@@ -59,7 +61,8 @@ public struct AnnotatedImage {
         let left = min(max(0, x), max(0, width - boxWidth))
         let top = min(max(0, y), max(0, height - boxHeight))
         fill(left, top, left + boxWidth, top + boxHeight, background)
-        let ink: (UInt8, UInt8, UInt8) = Int(background.0) * 3 + Int(background.1) * 6 + Int(background.2) > 1200 ? (0, 0, 0) : (255, 255, 255)
+        let ink: (UInt8, UInt8, UInt8) =
+            Int(background.0) * 3 + Int(background.1) * 6 + Int(background.2) > 1200 ? (0, 0, 0) : (255, 255, 255)
         for (i, character) in text.enumerated() {
             for gy in 0..<BitmapFont.height {
                 for gx in 0..<BitmapFont.width where BitmapFont.ink(character, gx, gy) {
@@ -84,7 +87,9 @@ public struct AnnotatedImage {
                 let text = "\(name) \(Int((label.confidence * 100).rounded()))%"
                 let textHeight = (BitmapFont.height + 2) * scale
                 let above = Int(object.frame.minY) - textHeight
-                drawText(text, x: Int(object.frame.minX), y: above >= 0 ? above : Int(object.frame.minY), scale: scale, background: color)
+                drawText(
+                    text, x: Int(object.frame.minX), y: above >= 0 ? above : Int(object.frame.minY), scale: scale,
+                    background: color)
             }
         }
     }

@@ -53,7 +53,9 @@ public struct PixelBuffer: Sendable {
             let needed = plane.bytesPerRow * (rows - 1) + rowBytes
             guard plane.offset >= 0, plane.offset <= bytes.count, needed <= bytes.count - plane.offset else {
                 throw VisionError.invalidBuffer(
-                    detail: "plane \(index): \(needed) bytes at offset \(plane.offset) exceed the \(bytes.count) bytes given")
+                    detail:
+                        "plane \(index): \(needed) bytes at offset \(plane.offset) exceed the \(bytes.count) bytes given"
+                )
             }
         }
         self.bytes = bytes
@@ -75,7 +77,8 @@ public struct PixelBuffer: Sendable {
         guard width > 0, height > 0 else {
             throw VisionError.invalidBuffer(detail: "size \(width)x\(height) is not positive")
         }
-        let strides = bytesPerRow ?? (0..<format.planeCount).map { format.planeExtent($0, width: width, height: height).rowBytes }
+        let strides =
+            bytesPerRow ?? (0..<format.planeCount).map { format.planeExtent($0, width: width, height: height).rowBytes }
         guard strides.count == format.planeCount else {
             throw VisionError.invalidBuffer(
                 detail: "\(format.rawValue) needs \(format.planeCount) row strides, got \(strides.count)")

@@ -29,10 +29,12 @@ public struct CoordinateMapping: Equatable, Sendable {
             let target = Double(format.width) / Double(format.height)
             if region.width / region.height > target {
                 let width = region.height * target
-                region = CGRect(x: region.minX + (region.width - width) / 2, y: region.minY, width: width, height: region.height)
+                region = CGRect(
+                    x: region.minX + (region.width - width) / 2, y: region.minY, width: width, height: region.height)
             } else {
                 let height = region.width / target
-                region = CGRect(x: region.minX, y: region.minY + (region.height - height) / 2, width: region.width, height: height)
+                region = CGRect(
+                    x: region.minX, y: region.minY + (region.height - height) / 2, width: region.width, height: height)
             }
         }
         self.region = region
@@ -54,10 +56,14 @@ public struct CoordinateMapping: Equatable, Sendable {
     /// The upright image rectangle for a box given in normalised input coordinates (0...1),
     /// clipped to the image.
     public func imageRect(normalizedLeft left: Double, top: Double, right: Double, bottom: Double) -> CGRect {
-        let a = imagePoint(inputX: min(left, right) * Double(inputWidth), inputY: min(top, bottom) * Double(inputHeight))
-        let b = imagePoint(inputX: max(left, right) * Double(inputWidth), inputY: max(top, bottom) * Double(inputHeight))
-        let x0 = min(max(a.x, 0), Double(imageWidth)), y0 = min(max(a.y, 0), Double(imageHeight))
-        let x1 = min(max(b.x, 0), Double(imageWidth)), y1 = min(max(b.y, 0), Double(imageHeight))
+        let a = imagePoint(
+            inputX: min(left, right) * Double(inputWidth), inputY: min(top, bottom) * Double(inputHeight))
+        let b = imagePoint(
+            inputX: max(left, right) * Double(inputWidth), inputY: max(top, bottom) * Double(inputHeight))
+        let x0 = min(max(a.x, 0), Double(imageWidth))
+        let y0 = min(max(a.y, 0), Double(imageHeight))
+        let x1 = min(max(b.x, 0), Double(imageWidth))
+        let y1 = min(max(b.y, 0), Double(imageHeight))
         return CGRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 }

@@ -33,7 +33,8 @@ public enum ImagePreprocessor {
         into destination: UnsafeMutableRawBufferPointer
     ) throws -> CoordinateMapping {
         guard destination.count >= format.byteCount else {
-            throw VisionError.invalidBuffer(detail: "destination has \(destination.count) bytes, the input needs \(format.byteCount)")
+            throw VisionError.invalidBuffer(
+                detail: "destination has \(destination.count) bytes, the input needs \(format.byteCount)")
         }
         let mapping = try CoordinateMapping(image: image, format: format, region: region, scaleMode: scaleMode)
         try image.buffer.visitReader(
@@ -109,8 +110,10 @@ struct Resampler: PixelReaderVisitor {
         let out = destination.baseAddress!
 
         func sample(_ xl: Int, _ xh: Int, _ fx: Float, _ yl: Int, _ yh: Int, _ fy: Float) -> SIMD3<Float> {
-            let p00 = reader.rgb(xl, yl), p10 = reader.rgb(xh, yl)
-            let p01 = reader.rgb(xl, yh), p11 = reader.rgb(xh, yh)
+            let p00 = reader.rgb(xl, yl)
+            let p10 = reader.rgb(xh, yl)
+            let p01 = reader.rgb(xl, yh)
+            let p11 = reader.rgb(xh, yh)
             let top = p00 + (p10 - p00) * fx
             let bottom = p01 + (p11 - p01) * fx
             return top + (bottom - top) * fy
@@ -124,7 +127,8 @@ struct Resampler: PixelReaderVisitor {
         for v in 0..<h {
             for u in 0..<w {
                 // Stored x/y sample indices come from the column table or the row table.
-                let (xl, xh, fx, yl, yh, fy) = swap
+                let (xl, xh, fx, yl, yh, fy) =
+                    swap
                     ? (rows.low[v], rows.high[v], rows.weight[v], columns.low[u], columns.high[u], columns.weight[u])
                     : (columns.low[u], columns.high[u], columns.weight[u], rows.low[v], rows.high[v], rows.weight[v])
                 var values = SIMD3<Float>()

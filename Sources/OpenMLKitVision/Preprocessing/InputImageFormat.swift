@@ -57,7 +57,7 @@ public struct InputImageFormat: Equatable, Sendable {
     /// - Throws: ``VisionError/unsupportedModel(detail:)`` for other ranks, batch sizes or element types.
     public init(tensor: Tensor, normalization: NormalizationOptions? = nil) throws {
         let dims = tensor.shape.dimensions
-        guard (dims.count == 4 || dims.count == 3), dims[0] == 1 else {
+        guard dims.count == 4 || dims.count == 3, dims[0] == 1 else {
             throw VisionError.unsupportedModel(
                 detail: "input '\(tensor.name)' has shape \(dims); an image input is [1, height, width, channels]")
         }
@@ -67,7 +67,8 @@ public struct InputImageFormat: Equatable, Sendable {
         case .int8: type = .int8
         case .float32: type = .float32
         default:
-            throw VisionError.unsupportedModel(detail: "input '\(tensor.name)' has type \(tensor.dataType); uint8, int8 or float32 is needed")
+            throw VisionError.unsupportedModel(
+                detail: "input '\(tensor.name)' has type \(tensor.dataType); uint8, int8 or float32 is needed")
         }
         try self.init(
             width: dims[2], height: dims[1], channels: dims.count == 4 ? dims[3] : 1, elementType: type,

@@ -82,29 +82,45 @@ extension PixelBuffer {
             let p0 = planes[0]
             switch format {
             case .rgb8:
-                return try visitor.visit(PackedReader(base: base + p0.offset, bytesPerRow: p0.bytesPerRow, bytesPerPixel: 3, red: 0, green: 1, blue: 2))
+                return try visitor.visit(
+                    PackedReader(
+                        base: base + p0.offset, bytesPerRow: p0.bytesPerRow, bytesPerPixel: 3, red: 0, green: 1, blue: 2
+                    ))
             case .rgba8:
-                return try visitor.visit(PackedReader(base: base + p0.offset, bytesPerRow: p0.bytesPerRow, bytesPerPixel: 4, red: 0, green: 1, blue: 2))
+                return try visitor.visit(
+                    PackedReader(
+                        base: base + p0.offset, bytesPerRow: p0.bytesPerRow, bytesPerPixel: 4, red: 0, green: 1, blue: 2
+                    ))
             case .bgra8:
-                return try visitor.visit(PackedReader(base: base + p0.offset, bytesPerRow: p0.bytesPerRow, bytesPerPixel: 4, red: 2, green: 1, blue: 0))
+                return try visitor.visit(
+                    PackedReader(
+                        base: base + p0.offset, bytesPerRow: p0.bytesPerRow, bytesPerPixel: 4, red: 2, green: 1, blue: 0
+                    ))
             case .gray8:
-                return try visitor.visit(PackedReader(base: base + p0.offset, bytesPerRow: p0.bytesPerRow, bytesPerPixel: 1, red: 0, green: 0, blue: 0))
+                return try visitor.visit(
+                    PackedReader(
+                        base: base + p0.offset, bytesPerRow: p0.bytesPerRow, bytesPerPixel: 1, red: 0, green: 0, blue: 0
+                    ))
             case .nv12, .nv21:
                 let p1 = planes[1]
                 let first = base + p1.offset
                 let (cb, cr) = format == .nv12 ? (first, first + 1) : (first + 1, first)
                 return try visitor.visit(
-                    YUVReader(lumaPlane: base + p0.offset, lumaBytesPerRow: p0.bytesPerRow, cb: cb, cr: cr,
-                              chromaBytesPerRow: p1.bytesPerRow, chromaStep: 2, videoRange: yuvRange == .video))
+                    YUVReader(
+                        lumaPlane: base + p0.offset, lumaBytesPerRow: p0.bytesPerRow, cb: cb, cr: cr,
+                        chromaBytesPerRow: p1.bytesPerRow, chromaStep: 2, videoRange: yuvRange == .video))
             case .i420:
                 let p1 = planes[1]
                 let p2 = planes[2]
                 guard p1.bytesPerRow == p2.bytesPerRow else {
-                    throw VisionError.invalidBuffer(detail: "I420 chroma planes have different strides (\(p1.bytesPerRow), \(p2.bytesPerRow))")
+                    throw VisionError.invalidBuffer(
+                        detail: "I420 chroma planes have different strides (\(p1.bytesPerRow), \(p2.bytesPerRow))")
                 }
                 return try visitor.visit(
-                    YUVReader(lumaPlane: base + p0.offset, lumaBytesPerRow: p0.bytesPerRow, cb: base + p1.offset, cr: base + p2.offset,
-                              chromaBytesPerRow: p1.bytesPerRow, chromaStep: 1, videoRange: yuvRange == .video))
+                    YUVReader(
+                        lumaPlane: base + p0.offset, lumaBytesPerRow: p0.bytesPerRow, cb: base + p1.offset,
+                        cr: base + p2.offset,
+                        chromaBytesPerRow: p1.bytesPerRow, chromaStep: 1, videoRange: yuvRange == .video))
             }
         }
     }

@@ -17,9 +17,11 @@ struct ModelMetadataTests {
 
     @Test("Classifier metadata: image input, normalisation, axis labels matching the class count")
     func classifiers() throws {
-        for name in ["mobilenet_v1_0.25_224_quant_metadata.tflite", "mobilenet_v1_0.25_224_float_metadata.tflite",
-                     "automl_ic_flowers_metadata.tflite", "flowers_quant.tflite", "mlkit_object_labeler.tflite",
-                     "mlkit_bird_classifier.tflite"] {
+        for name in [
+            "mobilenet_v1_0.25_224_quant_metadata.tflite", "mobilenet_v1_0.25_224_float_metadata.tflite",
+            "automl_ic_flowers_metadata.tflite", "flowers_quant.tflite", "mlkit_object_labeler.tflite",
+            "mlkit_bird_classifier.tflite",
+        ] {
             let model = try load(name)
             let metadata = try #require(try model.readMetadata(), "\(name) has metadata")
             let subgraph = try #require(metadata.subgraphs.first, "\(name)")
@@ -60,7 +62,9 @@ struct ModelMetadataTests {
         let model = try load("coco_ssd_mobilenet_v1_1.0_quant_2018_06_29_metadata.tflite")
         let outputs = try #require(try model.readMetadata()).subgraphs[0].outputTensors
         let boxes = outputs.compactMap { t -> [Int]? in
-            if case .boundingBox(let index, let type, let coordinates)? = t.content, type == .boundaries, coordinates == .ratio {
+            if case .boundingBox(let index, let type, let coordinates)? = t.content, type == .boundaries,
+                coordinates == .ratio
+            {
                 return index
             }
             return nil

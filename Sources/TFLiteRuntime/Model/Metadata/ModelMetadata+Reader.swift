@@ -15,7 +15,8 @@ extension ModelMetadata {
         guard ident.elementsEqual("M001".utf8) else {
             let printable = ident.allSatisfy { $0 >= 32 && $0 < 127 }
             throw MetadataError.wrongIdentifier(
-                found: printable ? String(decoding: ident, as: UTF8.self) : ident.map { String(format: "%02x", $0) }.joined())
+                found: printable
+                    ? String(decoding: ident, as: UTF8.self) : ident.map { String(format: "%02x", $0) }.joined())
         }
         do {
             let root = try FlatTable(
@@ -44,8 +45,10 @@ enum MetadataReader {
         s.inputTensors = try table.tableVector(2, name: { "\(table.what) input \($0)" }).map(tensor)
         s.outputTensors = try table.tableVector(3, name: { "\(table.what) output \($0)" }).map(tensor)
         s.associatedFiles = try files(table, 4)
-        s.inputProcessUnits = try table.tableVector(5, name: { "\(table.what) input process unit \($0)" }).map(processUnit)
-        s.outputProcessUnits = try table.tableVector(6, name: { "\(table.what) output process unit \($0)" }).map(processUnit)
+        s.inputProcessUnits = try table.tableVector(5, name: { "\(table.what) input process unit \($0)" }).map(
+            processUnit)
+        s.outputProcessUnits = try table.tableVector(6, name: { "\(table.what) output process unit \($0)" }).map(
+            processUnit)
         return s
     }
 
@@ -57,7 +60,8 @@ enum MetadataReader {
         if let content = try table.table(3, what: "\(table.what) content") {
             t.content = try contentProperties(content)
             if let range = try content.table(2, what: "\(content.what) range") {
-                let low = Int(try range.int32(0)), high = Int(try range.int32(1))
+                let low = Int(try range.int32(0))
+                let high = Int(try range.int32(1))
                 guard low <= high else {
                     throw ModelError.invalidValue(what: range.what, detail: "range \(low)...\(high) is empty")
                 }
@@ -133,7 +137,8 @@ enum MetadataReader {
             try FlatTable.check(bytes, target, 4, "\(table.what) field \(field) string \(i)")
             let length = Int(bytes.loadUnaligned(fromByteOffset: target, as: UInt32.self))
             try FlatTable.check(bytes, target + 4, length, "\(table.what) field \(field) string \(i)")
-            return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[(target + 4)..<(target + 4 + length)]), as: UTF8.self)
+            return String(
+                decoding: UnsafeRawBufferPointer(rebasing: bytes[(target + 4)..<(target + 4 + length)]), as: UTF8.self)
         }
     }
 }

@@ -182,7 +182,8 @@ public struct AssociatedFile: Equatable, Sendable {
     public var version: String?
 
     /// An associated file description.
-    public init(name: String, description: String? = nil, type: FileType, locale: String? = nil, version: String? = nil) {
+    public init(name: String, description: String? = nil, type: FileType, locale: String? = nil, version: String? = nil)
+    {
         self.name = name
         self.description = description
         self.type = type

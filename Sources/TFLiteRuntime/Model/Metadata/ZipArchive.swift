@@ -25,7 +25,10 @@ enum ZipArchive {
         var p = bytes.count - 22
         let lowest = max(0, bytes.count - 22 - 0xFFFF)
         while p >= lowest {
-            if u32(p) == 0x0605_4B50, p + 22 + u16(p + 20) == bytes.count { eocd = p; break }
+            if u32(p) == 0x0605_4B50, p + 22 + u16(p + 20) == bytes.count {
+                eocd = p
+                break
+            }
             p -= 1
         }
         guard let end = eocd else { return [] }
@@ -40,7 +43,8 @@ enum ZipArchive {
         }
         let shift = end - directorySize - directoryOffset
         guard shift >= 0 else {
-            throw fail("central directory (\(directorySize) bytes at \(directoryOffset)) overlaps its end record at \(end)")
+            throw fail(
+                "central directory (\(directorySize) bytes at \(directoryOffset)) overlaps its end record at \(end)")
         }
         var entries = [Entry]()
         var c = directoryOffset + shift
@@ -48,18 +52,26 @@ enum ZipArchive {
             let what = "central directory entry \(i)"
             try check(c, 46, what)
             guard u32(c) == 0x0201_4B50 else { throw fail("\(what) at offset \(c) has a bad signature") }
-            let flags = u16(c + 8), method = u16(c + 10), crc = UInt32(u32(c + 16))
-            let compressed = u32(c + 20), size = u32(c + 24)
-            let nameLength = u16(c + 28), extraLength = u16(c + 30), commentLength = u16(c + 32)
+            let flags = u16(c + 8)
+            let method = u16(c + 10)
+            let crc = UInt32(u32(c + 16))
+            let compressed = u32(c + 20)
+            let size = u32(c + 24)
+            let nameLength = u16(c + 28)
+            let extraLength = u16(c + 30)
+            let commentLength = u16(c + 32)
             let local = u32(c + 42) + shift
             try check(c + 46, nameLength, "\(what) name")
-            let name = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[(c + 46)..<(c + 46 + nameLength)]), as: UTF8.self)
+            let name = String(
+                decoding: UnsafeRawBufferPointer(rebasing: bytes[(c + 46)..<(c + 46 + nameLength)]), as: UTF8.self)
             guard flags & 1 == 0 else { throw fail("'\(name)' is encrypted") }
             guard method == 0, compressed == size else {
                 throw fail("'\(name)' is compressed (method \(method)); metadata files must be stored")
             }
             try check(local, 30, "local header of '\(name)'")
-            guard u32(local) == 0x0403_4B50 else { throw fail("local header of '\(name)' at offset \(local) has a bad signature") }
+            guard u32(local) == 0x0403_4B50 else {
+                throw fail("local header of '\(name)' at offset \(local) has a bad signature")
+            }
             let start = local + 30 + u16(local + 26) + u16(local + 28)
             try check(start, size, "data of '\(name)'")
             guard start + size <= end - directorySize else {
@@ -68,7 +80,9 @@ enum ZipArchive {
             let range = start..<(start + size)
             let actual = CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[range]))
             guard actual == crc else {
-                throw fail("'\(name)' fails its CRC check (stored \(String(crc, radix: 16)), computed \(String(actual, radix: 16)))")
+                throw fail(
+                    "'\(name)' fails its CRC check (stored \(String(crc, radix: 16)), computed \(String(actual, radix: 16)))"
+                )
             }
             entries.append(Entry(name: name, range: range))
             c += 46 + nameLength + extraLength + commentLength

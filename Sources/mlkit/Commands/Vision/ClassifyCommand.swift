@@ -30,10 +30,15 @@ struct ClassifyCommand: ParsableCommand {
     @Option(help: "Minimum confidence (default: the model metadata's threshold, else 0).")
     var threshold: Float?
 
-    @Flag(help: "Print JSON: {\"labels\": [{\"text\", \"index\", \"confidence\"}]} (with several images, one object per line with an \"image\" key).")
+    @Flag(
+        help:
+            "Print JSON: {\"labels\": [{\"text\", \"index\", \"confidence\"}]} (with several images, one object per line with an \"image\" key)."
+    )
     var json = false
 
-    @Option(help: ArgumentHelp("Write the model input tensor's bytes for image i to DIR/i.bin (for parity checks).", visibility: .hidden))
+    @Option(
+        help: ArgumentHelp(
+            "Write the model input tensor's bytes for image i to DIR/i.bin (for parity checks).", visibility: .hidden))
     var dumpInputs: String?
 
     func validate() throws {
@@ -43,7 +48,9 @@ struct ClassifyCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let local = model.hasSuffix(".json") ? try CustomLocalModel(manifestPath: model) : CustomLocalModel(modelPath: model)
+            let local =
+                model.hasSuffix(".json")
+                ? try CustomLocalModel(manifestPath: model) : CustomLocalModel(modelPath: model)
             let options = CustomImageLabelerOptions(localModel: local)
             options.maxResultCount = top
             options.confidenceThreshold = threshold
@@ -52,14 +59,16 @@ struct ClassifyCommand: ParsableCommand {
             for (i, image) in images.enumerated() {
                 let picture = try VisionImage(contentsOfFile: image)
                 if let dir = dumpInputs {
-                    let input = try ImagePreprocessor.data(for: picture, format: labeler.inputFormat, scaleMode: options.scaleMode)
+                    let input = try ImagePreprocessor.data(
+                        for: picture, format: labeler.inputFormat, scaleMode: options.scaleMode)
                     try input.data.write(to: URL(fileURLWithPath: dir).appendingPathComponent("\(i).bin"))
                 }
                 let results = try labeler.results(in: picture)
                 if json {
-                    print(try images.count == 1
-                        ? VisionJSON.string(VisionJSON.Labels(labels: results))
-                        : VisionJSON.string(VisionJSON.ImageLabels(image: image, labels: results)))
+                    print(
+                        try images.count == 1
+                            ? VisionJSON.string(VisionJSON.Labels(labels: results))
+                            : VisionJSON.string(VisionJSON.ImageLabels(image: image, labels: results)))
                     continue
                 }
                 if images.count > 1 { print("\(image):") }

@@ -7,7 +7,8 @@ import OpenMLKitVision
 struct DetectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "detect",
-        abstract: "Find objects in an image with a TensorFlow Lite detection model (SSD, EfficientDet, AutoML Vision Edge).",
+        abstract:
+            "Find objects in an image with a TensorFlow Lite detection model (SSD, EfficientDet, AutoML Vision Edge).",
         discussion: """
             The model must end in TFLite_Detection_PostProcess (boxes, classes, scores, count). The image
             is turned upright and stretched to the model's input; frames are printed in pixels of the
@@ -40,12 +41,16 @@ struct DetectCommand: ParsableCommand {
     @Option(help: "Write the image with boxes and labels drawn on it to this PNG file.")
     var output: String?
 
-    @Option(help: ArgumentHelp("Write the model input tensor's bytes to this file (for parity checks).", visibility: .hidden))
+    @Option(
+        help: ArgumentHelp(
+            "Write the model input tensor's bytes to this file (for parity checks).", visibility: .hidden))
     var dumpInput: String?
 
     func run() throws {
         try reportingErrors {
-            let local = model.hasSuffix(".json") ? try CustomLocalModel(manifestPath: model) : CustomLocalModel(modelPath: model)
+            let local =
+                model.hasSuffix(".json")
+                ? try CustomLocalModel(manifestPath: model) : CustomLocalModel(modelPath: model)
             let options = ObjectDetectorOptions(localModel: local)
             options.scoreThreshold = threshold
             options.labelsPath = labels
@@ -54,7 +59,8 @@ struct DetectCommand: ParsableCommand {
             let detector = try ObjectDetector(options: options)
             let picture = try VisionImage(contentsOfFile: image)
             if let dumpInput {
-                try ImagePreprocessor.data(for: picture, format: detector.inputFormat).data.write(to: URL(fileURLWithPath: dumpInput))
+                try ImagePreprocessor.data(for: picture, format: detector.inputFormat).data.write(
+                    to: URL(fileURLWithPath: dumpInput))
             }
             let objects = try detector.results(in: picture)
             if let output {
@@ -72,13 +78,18 @@ struct DetectCommand: ParsableCommand {
                 print(try VisionJSON.string(VisionJSON.Objects(objects: objects)))
                 return
             }
-            print("\(objects.count) object(s) with score ≥ \(detector.scoreThreshold) in \(picture.width)x\(picture.height) pixels")
+            print(
+                "\(objects.count) object(s) with score ≥ \(detector.scoreThreshold) in \(picture.width)x\(picture.height) pixels"
+            )
             for object in objects {
                 let f = object.frame
                 let label = object.labels.first
                 let name = (label?.text.isEmpty ?? true) ? "class \(label?.index ?? -1)" : label!.text
-                print(String(format: "%.3f  x %.1f y %.1f w %.1f h %.1f  ", label?.confidence ?? 0, f.minX, f.minY, f.width, f.height)
-                    + "\(name) (\(label?.index ?? -1))")
+                print(
+                    String(
+                        format: "%.3f  x %.1f y %.1f w %.1f h %.1f  ", label?.confidence ?? 0, f.minX, f.minY, f.width,
+                        f.height)
+                        + "\(name) (\(label?.index ?? -1))")
             }
         }
     }

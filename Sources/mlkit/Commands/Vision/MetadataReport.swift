@@ -64,7 +64,8 @@ struct MetadataReport: Encodable {
         subgraphs = m.subgraphs.map { s in
             SubgraphReport(
                 name: s.name, description: s.description, inputs: s.inputTensors.map(MetadataReport.tensor),
-                outputs: s.outputTensors.map(MetadataReport.tensor), associated_files: s.associatedFiles.map(MetadataReport.file))
+                outputs: s.outputTensors.map(MetadataReport.tensor),
+                associated_files: s.associatedFiles.map(MetadataReport.file))
         }
         packed_files = packed.map { PackedFile(name: $0.name, bytes: $0.data.count) }
     }
@@ -86,7 +87,10 @@ struct MetadataReport: Encodable {
     }
 
     static func tensor(_ t: TensorMetadata) -> TensorReport {
-        var content: String?, colorSpace: String?, size: [Int]?, box: String?
+        var content: String?
+        var colorSpace: String?
+        var size: [Int]?
+        var box: String?
         switch t.content {
         case .feature: content = "feature"
         case .image(let space, let w, let h):
@@ -95,7 +99,8 @@ struct MetadataReport: Encodable {
             if let w, let h { size = [w, h] }
         case .boundingBox(let index, let type, let coordinates):
             content = "bounding_box"
-            box = "\(["UNKNOWN", "BOUNDARIES", "UPPER_LEFT", "CENTER"][type.rawValue]) index \(index) "
+            box =
+                "\(["UNKNOWN", "BOUNDARIES", "UPPER_LEFT", "CENTER"][type.rawValue]) index \(index) "
                 + (coordinates == .ratio ? "RATIO" : "PIXEL")
         case .audio(let rate, let channels): content = "audio \(rate) Hz × \(channels)"
         case .unknown(let n): content = "unknown (\(n))"
@@ -120,8 +125,10 @@ struct MetadataReport: Encodable {
     /// Indented text lines for `mlkit inspect`.
     func lines() -> [String] {
         var out = ["TFLite metadata:"]
-        for (key, value) in [("name", name), ("description", description), ("version", version), ("author", author),
-                             ("license", license), ("min parser version", min_parser_version)] {
+        for (key, value) in [
+            ("name", name), ("description", description), ("version", version), ("author", author),
+            ("license", license), ("min parser version", min_parser_version),
+        ] {
             if let value, !value.isEmpty { out.append("  \(key): \(value.replacingOccurrences(of: "\n", with: " "))") }
         }
         func files(_ list: [File], _ indent: String) {
@@ -149,7 +156,8 @@ struct MetadataReport: Encodable {
             }
         }
         if !packed_files.isEmpty {
-            out.append("  packed files: " + packed_files.map { "\($0.name) (\($0.bytes) bytes)" }.joined(separator: ", "))
+            out.append(
+                "  packed files: " + packed_files.map { "\($0.name) (\($0.bytes) bytes)" }.joined(separator: ", "))
         }
         return out
     }
