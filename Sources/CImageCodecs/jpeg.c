@@ -63,9 +63,10 @@ int omk_jpeg_decode(const uint8_t *data, size_t size, uint8_t **pixels, uint32_t
         return 1;
     }
     if (cinfo.image_width == 0 || cinfo.image_height == 0 || cinfo.image_width > OMK_MAX_DIMENSION ||
-        cinfo.image_height > OMK_MAX_DIMENSION) {
-        snprintf(error, error_size, "JPEG size %ux%u is outside 1...%d", (unsigned)cinfo.image_width,
-                 (unsigned)cinfo.image_height, OMK_MAX_DIMENSION);
+        cinfo.image_height > OMK_MAX_DIMENSION ||
+        (uint64_t)cinfo.image_width * cinfo.image_height > OMK_MAX_PIXELS) {
+        snprintf(error, error_size, "JPEG size %ux%u is outside 1...%d per side or above %u pixels",
+                 (unsigned)cinfo.image_width, (unsigned)cinfo.image_height, OMK_MAX_DIMENSION, OMK_MAX_PIXELS);
         jpeg_destroy_decompress(&cinfo);
         return 1;
     }

@@ -69,6 +69,7 @@ int omk_png_decode(const uint8_t *data, size_t size, uint8_t **pixels, uint32_t 
     png_uint_32 w = 0, h = 0;
     int depth = 0, color = 0, interlace = 0;
     png_get_IHDR(png, info, &w, &h, &depth, &color, &interlace, NULL, NULL);
+    if ((uint64_t)w * h > OMK_MAX_PIXELS) png_error(png, "PNG has too many pixels");
     if (depth == 16) png_set_strip_16(png);
     if (color == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
     if (color == PNG_COLOR_TYPE_GRAY && depth < 8) png_set_expand_gray_1_2_4_to_8(png);

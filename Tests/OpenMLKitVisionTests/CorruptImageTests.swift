@@ -71,4 +71,31 @@ struct CorruptImageTests {
         palette[28] = 8  // claims 8-bit with a palette that is not there
         #expect(throws: VisionError.self) { try VisionImage(data: Data(palette)) }
     }
+
+    @Test("Headers claiming huge images are rejected before decoding")
+    func hugeHeaders() throws {
+        // PNG: patch IHDR to 30000x30000 and fix its CRC so that only the size is wrong.
+        var png = [UInt8](try PNGEncoder.encode(rgb: TestImages.blockImage(width: 4, height: 4), width: 4, height: 4))
+        for (offset, value) in [(16, 30000), (20, 30000)] {
+            for i in 0..<4 { png[offset + i] = UInt8(truncatingIfNeeded: value >> (24 - 8 * i)) }
+        }
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in png[12..<29] {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 != 0 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
+        }
+        crc ^= 0xFFFF_FFFF
+        for i in 0..<4 { png[29 + i] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * UInt32(i))) }
+        #expect(throws: VisionError.self) { try VisionImage(data: Data(png)) }
+
+        // JPEG: patch the frame header (SOF0/SOF2) to 30000x30000.
+        guard let jpeg = try? Data(contentsOf: TestImages.images.appendingPathComponent("tulips.jpeg")) else {
+            Issue.record("skipping the JPEG part: ../shared/images/tulips.jpeg is not beside the checkout")
+            return
+        }
+        var bytes = [UInt8](jpeg)
+        let sof = try #require((2..<(bytes.count - 9)).first { bytes[$0] == 0xFF && (bytes[$0 + 1] == 0xC0 || bytes[$0 + 1] == 0xC2) })
+        for offset in [sof + 5, sof + 7] { (bytes[offset], bytes[offset + 1]) = (0x75, 0x30) }
+        #expect(throws: VisionError.self) { try VisionImage(data: Data(bytes)) }
+    }
 }

@@ -13,6 +13,10 @@
 /// Largest width or height accepted, a guard against hostile headers asking for huge buffers.
 #define OMK_MAX_DIMENSION 32768
 
+/// Largest pixel count accepted (128 Mi pixels: a 48 MP phone photo fits), so that a small hostile
+/// file cannot make the decoder allocate gigabytes.
+#define OMK_MAX_PIXELS (1u << 27)
+
 /// Decodes a baseline or progressive JPEG to tightly packed RGB8 (3 bytes per pixel).
 /// Grayscale and YCbCr files are converted to RGB; CMYK files are rejected.
 /// Returns 0 on success; otherwise writes a NUL-terminated message of at most `error_size` bytes.
