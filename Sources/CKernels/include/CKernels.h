@@ -5,18 +5,23 @@
 #include <stdint.h>
 
 /// Which SIMD level the CPU offers to these kernels: 0 = none (use the portable Swift path),
-/// 1 = AVX2 + FMA, 2 = AVX-512 (F, BW, VL, DQ). Read once; `OPENMLKIT_KERNELS=portable` forces 0.
+/// 1 = AVX2 + FMA, 2 = AVX-512 (F, BW, VL, DQ). Read once; `OPENMLKIT_KERNELS=portable` forces 0,
+/// `OPENMLKIT_KERNELS=avx2` caps it at 1.
 int omk_cpu_level(void);
 
-/// One float GEMM tile of up to 8 rows by 8 columns (AVX2 + FMA; call only when omk_cpu_level() >= 1).
+/// One float GEMM tile of up to 8 rows by 16 columns (`_fma`: AVX2 + FMA, call only when
+/// omk_cpu_level() >= 1; `_avx512`: only when it is 2).
 ///
 /// `a[tap * 8 + r]` points at row r's `depth` values for each tap (rows past `rows` must point at
 /// valid memory; their results are not stored). `b` is a packed panel: for every (tap, k) in order,
-/// 8 consecutive weights. Each output starts from `bias[j]` and accumulates a fused multiply-add per
-/// (tap, k), in that order; the result is clamped to [lower, upper] and the first `columns` (<= 8)
-/// values of each of the first `rows` rows are stored at `c + r * ldc`.
-void omk_f32_gemm_8x8_fma(const float *const *a, size_t rows, size_t taps, size_t depth, const float *b,
-                          const float *bias, float lower, float upper, float *c, size_t ldc, size_t columns);
+/// 16 consecutive weights. Each output starts from `bias[j]` and accumulates a fused multiply-add
+/// per (tap, k), in that order — the same order and rounding on both paths; the result is clamped to
+/// [lower, upper] and the first `columns` (<= 16) values of each of the first `rows` rows are stored
+/// at `c + r * ldc`.
+void omk_f32_gemm_8x16_fma(const float *const *a, size_t rows, size_t taps, size_t depth, const float *b,
+                           const float *bias, float lower, float upper, float *c, size_t ldc, size_t columns);
+void omk_f32_gemm_8x16_avx512(const float *const *a, size_t rows, size_t taps, size_t depth, const float *b,
+                              const float *bias, float lower, float upper, float *c, size_t ldc, size_t columns);
 
 /// One int16 GEMM tile of 8 rows by 8 columns with int32 accumulators (AVX2 `vpmaddwd`; call only
 /// when omk_cpu_level() >= 1). `a[tap * 8 + r]` points at row r's `depth` int16 values per tap;
@@ -39,5 +44,14 @@ void omk_requantize_i32(int32_t *acc, size_t count, const int32_t *bias, const i
 void omk_requantize_i32_avx2(int32_t *acc, size_t count, const int32_t *bias, const int32_t *multiplier,
                              const int32_t *shift, const uint8_t *gemm_rounding, int32_t zero_point, int32_t lo,
                              int32_t hi);
+
+/// One output pixel of a float depthwise convolution with depth multiplier 1 (AVX2 + FMA; call
+/// only when omk_cpu_level() >= 1). `x` and `w` point at channel 0 of the first valid tap; later
+/// taps are `x_step` / `channels` floats apart along a row and `x_row_step` / `w_row_step` between
+/// rows. Each channel starts from `bias[c]`, adds one fused multiply-add per tap in row-major order,
+/// and is clamped to [lower, upper] into `out[c]`.
+void omk_f32_dwconv_pixel_fma(const float *x, const float *w, size_t channels, size_t tap_rows,
+                              size_t tap_columns, size_t x_step, size_t x_row_step, size_t w_row_step,
+                              const float *bias, float lower, float upper, float *out);
 
 #endif

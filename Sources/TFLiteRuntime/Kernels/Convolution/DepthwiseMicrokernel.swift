@@ -1,3 +1,5 @@
+import CKernels
+
 /// The inner loops of DEPTHWISE_CONV_2D: one output row at a time, vectorised across channels.
 ///
 /// The filter `[1, KH, KW, C * M]` is already laid out tap-major with channels contiguous, which is
@@ -21,6 +23,7 @@ enum DepthwiseMicrokernel {
         let inputRowStride = g.inputWidth * channels
         let filterRowStride = g.filterWidth * channels
         let xStep = g.dilationWidth * channels
+        let useFMA = CPUFeatures.level >= 1
         for ox in 0..<g.outputWidth {
             let columnsValid = g.validFilterColumns(outputColumn: ox)
             let ix0 = ox * g.strideWidth - g.padLeft
@@ -36,6 +39,12 @@ enum DepthwiseMicrokernel {
             let firstW = filter + rowsValid.lowerBound * filterRowStride + columnsValid.lowerBound * channels
             let xRowStep = g.dilationHeight * inputRowStride
             let tapRows = rowsValid.count, tapColumns = columnsValid.count
+            if useFMA {
+                omk_f32_dwconv_pixel_fma(
+                    firstX, firstW, channels, tapRows, tapColumns, xStep, xRowStep, filterRowStride, bias, lower,
+                    upper, out)
+                continue
+            }
             var c = 0
             while c + 16 <= channels {
                 var acc0 = load(bias + c), acc1 = load(bias + c + 8)

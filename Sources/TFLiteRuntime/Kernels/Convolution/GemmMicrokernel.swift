@@ -9,13 +9,17 @@
 enum GemmMicrokernel {
     /// Rows per tile: the C kernel computes 8; the portable path does two blocks of 4.
     static let mr = 8
-    /// Columns per tile (one packed panel).
-    static let nr = 8
+    /// Columns per tile (one packed panel): one AVX-512 register, two AVX2 registers, and two
+    /// 8-column halves on the portable path.
+    static let nr = 16
+    /// Columns the portable loops handle at once.
+    static let half = 8
 
     typealias Vector = SIMD8<Float>
 
-    /// Computes rows `firstRow..<firstRow + 4` of a tile (portable path) and stores their first
-    /// `columns` columns at `c` (row stride `ldc`).
+    /// Computes rows `firstRow..<firstRow + 4` of one 8-column half of a tile (portable path: `b`,
+    /// `bias` and `c` already offset to the half; weights are read with the panel's stride `nr`) and
+    /// stores its first `columns` (<= 8) columns at `c` (row stride `ldc`).
     @inline(__always)
     static func tile4(
         a: UnsafePointer<UnsafePointer<Float>>, firstRow: Int, taps: Int, depth: Int, b: UnsafePointer<Float>,
@@ -94,7 +98,7 @@ enum GemmMicrokernel {
 
     @inline(__always)
     static func store(_ v: Vector, _ c: UnsafeMutablePointer<Float>, _ columns: Int) {
-        if columns >= nr {
+        if columns >= Vector.scalarCount {
             UnsafeMutableRawPointer(c).storeBytes(of: v, as: Vector.self)
         } else {
             for j in 0..<columns { c[j] = v[j] }

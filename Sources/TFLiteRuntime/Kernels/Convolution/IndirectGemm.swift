@@ -87,7 +87,7 @@ struct IndirectGemm {
         let taps = self.taps, depth = self.depth, rows = self.rows
         let output = self.output, ldc = outputStride, lower = self.lower, upper = self.upper
         let a = UnsafePointer(pointers)
-        let useFMA = CPUFeatures.level >= 1
+        let cpuLevel = CPUFeatures.level
         let aOptional = UnsafeRawPointer(a).assumingMemoryBound(to: UnsafePointer<Float>?.self)
         for unit in range {
             let block = unit / rowTiles
@@ -100,21 +100,26 @@ struct IndirectGemm {
                 let pb = bias + p * nr
                 let c = output + first * ldc + p * nr
                 let valid = min(nr, columns - p * nr)
-                if useFMA {
-                    omk_f32_gemm_8x8_fma(
-                        aOptional, count, taps, depth, b, pb, lower, upper, c, ldc, valid)
+                if cpuLevel >= 2 {
+                    omk_f32_gemm_8x16_avx512(aOptional, count, taps, depth, b, pb, lower, upper, c, ldc, valid)
+                } else if cpuLevel == 1 {
+                    omk_f32_gemm_8x16_fma(aOptional, count, taps, depth, b, pb, lower, upper, c, ldc, valid)
                 } else {
-                    var r = 0
-                    while r + 4 <= count {
-                        GemmMicrokernel.tile4(
-                            a: a, firstRow: r, taps: taps, depth: depth, b: b, bias: pb, lower: lower,
-                            upper: upper, c: c + r * ldc, ldc: ldc, columns: valid)
-                        r += 4
-                    }
-                    for r in r..<count {
-                        GemmMicrokernel.tile1(
-                            a: a, row: r, taps: taps, depth: depth, b: b, bias: pb, lower: lower,
-                            upper: upper, c: c + r * ldc, columns: valid)
+                    let half = GemmMicrokernel.half
+                    for h in stride(from: 0, to: valid, by: half) {
+                        let columnsHere = min(half, valid - h)
+                        var r = 0
+                        while r + 4 <= count {
+                            GemmMicrokernel.tile4(
+                                a: a, firstRow: r, taps: taps, depth: depth, b: b + h, bias: pb + h, lower: lower,
+                                upper: upper, c: c + r * ldc + h, ldc: ldc, columns: columnsHere)
+                            r += 4
+                        }
+                        for r in r..<count {
+                            GemmMicrokernel.tile1(
+                                a: a, row: r, taps: taps, depth: depth, b: b + h, bias: pb + h, lower: lower,
+                                upper: upper, c: c + r * ldc + h, columns: columnsHere)
+                        }
                     }
                 }
             }

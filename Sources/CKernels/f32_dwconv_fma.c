@@ -1,0 +1,81 @@
+#include "CKernels.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#include <math.h>
+
+#define OMK_TARGET __attribute__((target("avx2,fma")))
+
+static OMK_TARGET inline __m256 clamp8(__m256 v, __m256 lo, __m256 hi) {
+    return _mm256_min_ps(hi, _mm256_max_ps(lo, v));  // NaN passes, as std::min(std::max(x, lo), hi)
+}
+
+OMK_TARGET void omk_f32_dwconv_pixel_fma(const float *x, const float *w, size_t channels, size_t tap_rows,
+                                         size_t tap_columns, size_t x_step, size_t x_row_step, size_t w_row_step,
+                                         const float *bias, float lower, float upper, float *out) {
+    const __m256 lo = _mm256_set1_ps(lower), hi = _mm256_set1_ps(upper);
+    size_t c = 0;
+    for (; c + 32 <= channels; c += 32) {
+        __m256 a0 = _mm256_loadu_ps(bias + c), a1 = _mm256_loadu_ps(bias + c + 8);
+        __m256 a2 = _mm256_loadu_ps(bias + c + 16), a3 = _mm256_loadu_ps(bias + c + 24);
+        const float *xr = x + c, *wr = w + c;
+        for (size_t ty = 0; ty < tap_rows; ty++) {
+            const float *xp = xr, *wp = wr;
+            for (size_t tx = 0; tx < tap_columns; tx++) {
+                a0 = _mm256_fmadd_ps(_mm256_loadu_ps(xp), _mm256_loadu_ps(wp), a0);
+                a1 = _mm256_fmadd_ps(_mm256_loadu_ps(xp + 8), _mm256_loadu_ps(wp + 8), a1);
+                a2 = _mm256_fmadd_ps(_mm256_loadu_ps(xp + 16), _mm256_loadu_ps(wp + 16), a2);
+                a3 = _mm256_fmadd_ps(_mm256_loadu_ps(xp + 24), _mm256_loadu_ps(wp + 24), a3);
+                xp += x_step;
+                wp += channels;
+            }
+            xr += x_row_step;
+            wr += w_row_step;
+        }
+        _mm256_storeu_ps(out + c, clamp8(a0, lo, hi));
+        _mm256_storeu_ps(out + c + 8, clamp8(a1, lo, hi));
+        _mm256_storeu_ps(out + c + 16, clamp8(a2, lo, hi));
+        _mm256_storeu_ps(out + c + 24, clamp8(a3, lo, hi));
+    }
+    for (; c + 8 <= channels; c += 8) {
+        __m256 a = _mm256_loadu_ps(bias + c);
+        const float *xr = x + c, *wr = w + c;
+        for (size_t ty = 0; ty < tap_rows; ty++) {
+            const float *xp = xr, *wp = wr;
+            for (size_t tx = 0; tx < tap_columns; tx++) {
+                a = _mm256_fmadd_ps(_mm256_loadu_ps(xp), _mm256_loadu_ps(wp), a);
+                xp += x_step;
+                wp += channels;
+            }
+            xr += x_row_step;
+            wr += w_row_step;
+        }
+        _mm256_storeu_ps(out + c, clamp8(a, lo, hi));
+    }
+    for (; c < channels; c++) {
+        float a = bias[c];
+        const float *xr = x + c, *wr = w + c;
+        for (size_t ty = 0; ty < tap_rows; ty++) {
+            const float *xp = xr, *wp = wr;
+            for (size_t tx = 0; tx < tap_columns; tx++) {
+                a = fmaf(*xp, *wp, a);
+                xp += x_step;
+                wp += channels;
+            }
+            xr += x_row_step;
+            wr += w_row_step;
+        }
+        out[c] = (a < lower) ? lower : ((a > upper) ? upper : a);
+    }
+}
+
+#else
+
+void omk_f32_dwconv_pixel_fma(const float *x, const float *w, size_t channels, size_t tap_rows,
+                              size_t tap_columns, size_t x_step, size_t x_row_step, size_t w_row_step,
+                              const float *bias, float lower, float upper, float *out) {
+    (void)x; (void)w; (void)channels; (void)tap_rows; (void)tap_columns; (void)x_step; (void)x_row_step;
+    (void)w_row_step; (void)bias; (void)lower; (void)upper; (void)out;
+}
+
+#endif
