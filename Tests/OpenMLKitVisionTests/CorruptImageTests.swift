@@ -94,7 +94,8 @@ struct CorruptImageTests {
             return
         }
         var bytes = [UInt8](jpeg)
-        let sof = try #require((2..<(bytes.count - 9)).first { bytes[$0] == 0xFF && (bytes[$0 + 1] == 0xC0 || bytes[$0 + 1] == 0xC2) })
+        let sof = try #require(
+            (2..<(bytes.count - 9)).first { bytes[$0] == 0xFF && (bytes[$0 + 1] == 0xC0 || bytes[$0 + 1] == 0xC2) })
         for offset in [sof + 5, sof + 7] { (bytes[offset], bytes[offset + 1]) = (0x75, 0x30) }
         #expect(throws: VisionError.self) { try VisionImage(data: Data(bytes)) }
     }

@@ -143,3 +143,32 @@ struct PreprocessingTests {
         }
     }
 }
+
+@Suite("Letterbox")
+struct LetterboxTests {
+    @Test("Letterboxing keeps the aspect ratio, pads with black, and maps coordinates past the bars")
+    func letterbox() throws {
+        let (w, h) = (8, 4)
+        let rgb = TestImages.blockImage(width: w, height: h)
+        let format = try InputImageFormat(width: 8, height: 8, channels: 3, elementType: .uint8)
+        for orientation in [ImageOrientation.up, .right, .leftMirrored] {
+            let stored = TestImages.stored(rgb, width: w, height: h, orientation: orientation)
+            let image = VisionImage(
+                buffer: try PixelBuffer(
+                    bytes: stored.pixels, width: stored.width, height: stored.height, format: .rgb8),
+                orientation: orientation)
+            let (data, mapping) = try ImagePreprocessor.data(for: image, format: format, scaleMode: .letterbox)
+            let out = [UInt8](data)
+            #expect(out[0..<(2 * 8 * 3)].allSatisfy { $0 == 0 } && out[(6 * 8 * 3)...].allSatisfy { $0 == 0 })
+            #expect(Array(out[(2 * 8 * 3)..<(6 * 8 * 3)]) == rgb, "\(orientation)")
+            #expect(mapping.imagePoint(inputX: 0, inputY: 2) == CGPoint(x: 0, y: 0))
+            #expect(
+                mapping.imageRect(normalizedLeft: 0, top: 0, right: 1, bottom: 1)
+                    == CGRect(x: 0, y: 0, width: 8, height: 4))
+        }
+        let float = try InputImageFormat(width: 8, height: 8, channels: 3, elementType: .float32)
+        let image = VisionImage(buffer: try PixelBuffer(bytes: rgb, width: w, height: h, format: .rgb8))
+        let bars = try ImagePreprocessor.data(for: image, format: float, scaleMode: .letterbox).data
+        #expect(bars.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 0, as: Float.self) } == -1)
+    }
+}

@@ -95,4 +95,24 @@ struct VisionCLITests {
         let meta = try #require(report["tflite_metadata"] as? [String: Any])
         #expect((meta["packed_files"] as? [[String: Any]])?.first?["name"] as? String == "labelmap.txt")
     }
+
+    @Test("detect --scale letterbox keeps frames on the photo; an unknown --scale is a usage error")
+    func letterbox() throws {
+        let result = try CLITests.run([
+            "detect", Self.image("cats_and_dogs.jpg"), "--model",
+            Self.model("coco_ssd_mobilenet_v1_1.0_quant_2018_06_29_metadata.tflite"), "--scale", "letterbox", "--json",
+            "--threshold", "0.3",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        for object in try #require(json["objects"] as? [[String: Any]]) {
+            let frame = try #require(object["frame"] as? [String: Double])
+            #expect(frame["y"]! >= 0 && frame["y"]! + frame["height"]! <= 600.0001)
+        }
+        let bad = try CLITests.run([
+            "detect", Self.image("cats_and_dogs.jpg"), "--model", Self.model("automl_od_salad_320.tflite"), "--scale",
+            "zoom",
+        ])
+        #expect(bad.status != 0)
+    }
 }

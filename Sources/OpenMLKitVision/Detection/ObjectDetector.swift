@@ -11,8 +11,9 @@ import TFLiteRuntime
 /// manifest, or a `dict.txt` beside the model; an AutoML export's `tflite_metadata.json` beside the
 /// model (or ``ObjectDetectorOptions/autoMLMetadataPath``) names the output tensors, checks the
 /// input shape and caps the detections. Label files that start with a `background` or `???` line are shifted so that class
-/// *c* is named by line *c + 1*, as the exporters intend. The whole image is stretched to the input,
-/// and boxes are returned in the upright image's pixels.
+/// *c* is named by line *c + 1*, as the exporters intend. The whole image is fitted to the input per
+/// ``ObjectDetectorOptions/scaleMode`` (stretched by default), and boxes are returned in the upright
+/// image's pixels.
 ///
 /// Thread-safe: calls are serialised on an internal lock.
 public final class ObjectDetector: @unchecked Sendable {
@@ -159,7 +160,7 @@ public final class ObjectDetector: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         let mapping = try input.withUnsafeMutableBytes {
-            try ImagePreprocessor.write(image, format: inputFormat, into: $0)
+            try ImagePreprocessor.write(image, format: inputFormat, scaleMode: options.scaleMode, into: $0)
         }
         try interpreter.copy(input, toInputAt: 0)
         try interpreter.invoke()

@@ -14,6 +14,8 @@ public final class ObjectDetectorOptions {
     public var labelsPath: String?
     /// An AutoML `tflite_metadata.json`; nil: the one beside the model, if any.
     public var autoMLMetadataPath: String?
+    /// How the image is fitted to the model's input (default: stretched, as ML Kit does).
+    public var scaleMode: ScaleMode = .stretch
     /// Interpreter threads (nil: the runtime's default).
     public var threadCount: Int?
 

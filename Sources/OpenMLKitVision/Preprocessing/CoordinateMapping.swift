@@ -5,7 +5,8 @@ import Foundation
 /// Input coordinates are continuous pixel-edge coordinates (0...inputWidth), or normalised 0...1
 /// as detectors report them; results are in the caller's upright image pixels (0...image width).
 public struct CoordinateMapping: Equatable, Sendable {
-    /// The part of the upright image that was scaled to the input, in upright pixels.
+    /// The part of the upright image that was scaled to the input, in upright pixels (with
+    /// ``ScaleMode/letterbox`` it extends past the image by the bars).
     public let region: CGRect
     /// The input width in pixels.
     public let inputWidth: Int
@@ -25,7 +26,19 @@ public struct CoordinateMapping: Equatable, Sendable {
             throw VisionError.invalidRegion(
                 detail: "region \(region) is empty or not inside the \(image.width)x\(image.height) image")
         }
-        if scaleMode == .centerCrop {
+        if scaleMode == .letterbox {
+            // Grow the region (beyond the image) to the input's aspect ratio; samples outside are bars.
+            let target = Double(format.width) / Double(format.height)
+            if region.width / region.height > target {
+                let height = region.width / target
+                region = CGRect(
+                    x: region.minX, y: region.minY - (height - region.height) / 2, width: region.width, height: height)
+            } else {
+                let width = region.height * target
+                region = CGRect(
+                    x: region.minX - (width - region.width) / 2, y: region.minY, width: width, height: region.height)
+            }
+        } else if scaleMode == .centerCrop {
             let target = Double(format.width) / Double(format.height)
             if region.width / region.height > target {
                 let width = region.height * target

@@ -8,6 +8,9 @@ public enum ScaleMode: Sendable {
     /// Keep the aspect ratio: use the largest centred part of the region that has the input's aspect
     /// ratio, cutting off the excess on two sides.
     case centerCrop
+    /// Keep the aspect ratio and the whole region: scale it to fit inside the input and fill the
+    /// bars on two sides with black (pixel value 0, then normalised like any pixel).
+    case letterbox
 }
 
 /// Turns a ``VisionImage`` into the bytes of a model's image input tensor in one pass.
@@ -59,6 +62,8 @@ struct AxisSamples {
     var low: [Int]
     var high: [Int]
     var weight: [Float]
+    /// Whether each sample lies on the image (false in letterbox bars).
+    var inside: [Bool]
 
     /// Samples for `count` outputs covering `[start, start + length)` of an upright axis, mapped to
     /// a stored axis of `size` pixels by `stored = scale · upright + offset` (scale is ±1).
@@ -66,10 +71,12 @@ struct AxisSamples {
         low = [Int](repeating: 0, count: count)
         high = [Int](repeating: 0, count: count)
         weight = [Float](repeating: 0, count: count)
+        inside = [Bool](repeating: true, count: count)
         let step = length / Float(count)
         let last = Float(size - 1)
         for i in 0..<count {
             let upright = start + (Float(i) + 0.5) * step - 0.5
+            inside[i] = upright >= -0.5 && upright <= Float(size) - 0.5
             var s = flip ? last - upright : upright
             s = min(max(s, 0), last)
             let l = Int(s.rounded(.down))
@@ -132,7 +139,9 @@ struct Resampler: PixelReaderVisitor {
                     ? (rows.low[v], rows.high[v], rows.weight[v], columns.low[u], columns.high[u], columns.weight[u])
                     : (columns.low[u], columns.high[u], columns.weight[u], rows.low[v], rows.high[v], rows.weight[v])
                 var values = SIMD3<Float>()
-                if channels == 1 {
+                if !(columns.inside[u] && rows.inside[v]) {
+                    // A letterbox bar: black.
+                } else if channels == 1 {
                     values.x = sampleLuma(xl, xh, fx, yl, yh, fy)
                 } else {
                     values = sample(xl, xh, fx, yl, yh, fy)

@@ -30,6 +30,9 @@ struct ClassifyCommand: ParsableCommand {
     @Option(help: "Minimum confidence (default: the model metadata's threshold, else 0).")
     var threshold: Float?
 
+    @Option(help: "Fit the image to the input: stretch (default, as ML Kit), center-crop or letterbox.")
+    var scale: ScaleOption = .stretch
+
     @Flag(
         help:
             "Print JSON: {\"labels\": [{\"text\", \"index\", \"confidence\"}]} (with several images, one object per line with an \"image\" key)."
@@ -55,6 +58,7 @@ struct ClassifyCommand: ParsableCommand {
             options.maxResultCount = top
             options.confidenceThreshold = threshold
             options.labelsPath = labels
+            options.scaleMode = scale.mode
             let labeler = try ImageLabeler(options: options)
             for (i, image) in images.enumerated() {
                 let picture = try VisionImage(contentsOfFile: image)

@@ -35,6 +35,9 @@ struct DetectCommand: ParsableCommand {
     @Option(help: "The most objects to report.")
     var max: Int?
 
+    @Option(help: "Fit the image to the input: stretch (default, as ML Kit), center-crop or letterbox.")
+    var scale: ScaleOption = .stretch
+
     @Flag(help: "Print JSON: {\"objects\": [{\"frame\", \"trackingID\", \"labels\"}]}.")
     var json = false
 
@@ -54,13 +57,15 @@ struct DetectCommand: ParsableCommand {
             let options = ObjectDetectorOptions(localModel: local)
             options.scoreThreshold = threshold
             options.labelsPath = labels
+            options.scaleMode = scale.mode
             options.autoMLMetadataPath = automlMetadata
             options.maxResultCount = max
             let detector = try ObjectDetector(options: options)
             let picture = try VisionImage(contentsOfFile: image)
             if let dumpInput {
-                try ImagePreprocessor.data(for: picture, format: detector.inputFormat).data.write(
-                    to: URL(fileURLWithPath: dumpInput))
+                try ImagePreprocessor.data(for: picture, format: detector.inputFormat, scaleMode: options.scaleMode)
+                    .data.write(
+                        to: URL(fileURLWithPath: dumpInput))
             }
             let objects = try detector.results(in: picture)
             if let output {
