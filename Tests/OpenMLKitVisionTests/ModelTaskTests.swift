@@ -90,8 +90,13 @@ struct ModelTaskTests {
         }
     }
 
-    @Test("A classifier is not a detector")
+    @Test("A classifier is not a detector, and a detector or pose model is not a classifier")
     func wrongModel() throws {
+        for name in ["automl_od_salad_320.tflite", "movenet_single_pose_lightning_ptq.tflite"] {
+            #expect(throws: VisionError.self, "\(name)") {
+                try ImageLabeler(options: CustomImageLabelerOptions(localModel: model(name)))
+            }
+        }
         #expect(throws: VisionError.self) {
             try ObjectDetector(
                 options: ObjectDetectorOptions(localModel: model("mobilenet_v1_0.25_224_quant_metadata.tflite")))

@@ -51,7 +51,10 @@ public final class ImageLabeler: @unchecked Sendable {
         inputFormat = try InputImageFormat(tensor: try interpreter.input(at: 0), normalization: normalization)
         input = Data(count: inputFormat.byteCount)
         let output = try interpreter.output(at: 0)
-        guard [.uInt8, .int8, .float32].contains(output.dataType), output.shape.dimensions.reduce(1, *) > 0 else {
+        let dims = output.shape.dimensions
+        guard [.uInt8, .int8, .float32].contains(output.dataType), dims == [1, dims.last ?? 0] || dims.count == 1,
+            (dims.last ?? 0) > 0
+        else {
             throw VisionError.unsupportedModel(
                 detail:
                     "output '\(output.name)' (\(output.dataType), \(output.shape.dimensions)) is not a score per class")
