@@ -103,6 +103,32 @@ struct ModelTaskTests {
         }
     }
 
+    @Test("The asynchronous process(_:completion:) spellings give the synchronous results")
+    func asynchronous() async throws {
+        let image = try photo("img_meal_three.jpg")
+        let detector = try ObjectDetector.objectDetector(
+            options: ObjectDetectorOptions(localModel: model("automl_od_salad_320.tflite")))
+        let expected = try detector.results(in: image)
+        let objects: [DetectedObject] = try await withCheckedThrowingContinuation { continuation in
+            detector.process(image) { objects, error in
+                if let objects {
+                    continuation.resume(returning: objects)
+                } else {
+                    continuation.resume(throwing: error!)
+                }
+            }
+        }
+        #expect(objects == expected)
+        let labeler = try ImageLabeler.imageLabeler(
+            options: CustomImageLabelerOptions(localModel: model("automl_ic_flowers_metadata.tflite")))
+        let labels: [ImageLabel] = try await withCheckedThrowingContinuation { continuation in
+            labeler.process(image) { labels, error in
+                if let labels { continuation.resume(returning: labels) } else { continuation.resume(throwing: error!) }
+            }
+        }
+        #expect(labels == (try labeler.results(in: image)))
+    }
+
     @Test("Label files: plain lines, numbered lines, AutoML bytes spelling")
     func labelMaps() {
         #expect(LabelMap(text: "a\nb\n\n").labels == [0: "a", 1: "b"])

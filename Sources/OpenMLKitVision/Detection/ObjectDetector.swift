@@ -35,6 +35,11 @@ public final class ObjectDetector: @unchecked Sendable {
     /// The most objects the model may report (AutoML's `maxDetections`), if known.
     public let maxDetections: Int?
 
+    /// ML Kit's factory spelling of ``init(options:)``.
+    public static func objectDetector(options: ObjectDetectorOptions) throws -> ObjectDetector {
+        try ObjectDetector(options: options)
+    }
+
     /// Loads the model and works out its outputs, box layout, labels and threshold.
     ///
     /// - Throws: model and metadata errors, and ``VisionError/unsupportedModel(detail:)`` when the
@@ -184,5 +189,14 @@ public final class ObjectDetector: @unchecked Sendable {
         objects.sort { $0.labels[0].confidence > $1.labels[0].confidence }
         if let limit = options.maxResultCount { objects = Array(objects.prefix(max(0, limit))) }
         return objects
+    }
+
+    /// Runs ``results(in:)`` and hands the result to `completion` (ML Kit's asynchronous spelling;
+    /// here it runs on a global queue).
+    public func process(_ image: VisionImage, completion: @escaping @Sendable ([DetectedObject]?, Error?) -> Void) {
+        nonisolated(unsafe) let image = image
+        DispatchQueue.global().async {
+            do { completion(try self.results(in: image), nil) } catch { completion(nil, error) }
+        }
     }
 }

@@ -1,6 +1,7 @@
 import OpenMLKit
 
-/// Options of an ``ObjectDetector`` running a detection model that ends in
+/// Options of an ``ObjectDetector`` running a detection model (standing in for ML Kit's built-in
+/// detector, so that `ObjectDetectorOptions` keeps its ML Kit meaning) that ends in
 /// `TFLite_Detection_PostProcess` (SSD, EfficientDet-Lite, AutoML Vision Edge exports).
 public final class ObjectDetectorOptions {
     /// The detection model.
