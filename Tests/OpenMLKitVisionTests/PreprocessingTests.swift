@@ -172,3 +172,31 @@ struct LetterboxTests {
         #expect(bars.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 0, as: Float.self) } == -1)
     }
 }
+
+@Suite("The guides' pixel loop")
+struct GuideLoopTests {
+    @Test("The documented replacement fills the input the way the guide meant (rows not swapped, whole photo)")
+    func guideReplacement() throws {
+        // A 224x224 photo stands in for the guide's CGImage: then the correct loop needs no scaling.
+        let (w, h) = (224, 224)
+        var rgb = [UInt8](repeating: 0, count: w * h * 3)
+        for y in 0..<h {
+            for x in 0..<w {
+                (rgb[(y * w + x) * 3], rgb[(y * w + x) * 3 + 1], rgb[(y * w + x) * 3 + 2]) = (UInt8(x), UInt8(y), 7)
+            }
+        }
+        let image = VisionImage(buffer: try PixelBuffer(bytes: rgb, width: w, height: h, format: .rgb8))
+        let format = try InputImageFormat(
+            width: 224, height: 224, channels: 3, elementType: .float32,
+            normalization: NormalizationOptions(mean: [0], std: [255]))
+        let floats = try ImagePreprocessor.data(for: image, format: format).data.withUnsafeBytes { raw in
+            (0..<(raw.count / 4)).map { raw.loadUnaligned(fromByteOffset: 4 * $0, as: Float.self) }
+        }
+        // The loop the guide meant: row-major, offset (row * width + col), red/green/blue over 255.
+        var expected = [Float]()
+        for row in 0..<224 {
+            for col in 0..<224 { for c in 0..<3 { expected.append(Float(rgb[(row * w + col) * 3 + c]) / 255) } }
+        }
+        #expect(floats == expected)
+    }
+}
