@@ -115,4 +115,38 @@ struct VisionCLITests {
         ])
         #expect(bad.status != 0)
     }
+
+    @Test("--raw reads camera bytes and --orientation turns them: the same top label as the photo")
+    func rawAndOrientation() throws {
+        let dir = try CLITests.temporaryDirectory()
+        let model = Self.model("mobilenet_v2_1.0_224_quant.tflite")
+        let photo = try CLITests.run([
+            "classify", Self.image("grace_hopper.bmp"), "--model", model, "--json", "--top", "1",
+        ])
+        #expect(photo.status == 0, "\(photo.stderr)")
+        // grace_hopper.bmp is 512x600, 24-bit bottom-up: rebuild its pixels as a 90°-turned gray+RGB frame.
+        let bmp = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.image("grace_hopper.bmp"))))
+        let offset = Int(bmp[10]) | Int(bmp[11]) << 8
+        let (w, h) = (512, 600)
+        // Stored frame = photo rotated 90° counter-clockwise, so `right` shows it upright.
+        var frame = [UInt8](repeating: 0, count: w * h * 3)
+        for y in 0..<h {
+            for x in 0..<w {
+                let source = offset + (h - 1 - y) * w * 3 + x * 3
+                let (sx, sy) = (y, w - 1 - x)  // stored size h x w
+                let target = (sy * h + sx) * 3
+                (frame[target], frame[target + 1], frame[target + 2]) = (bmp[source + 2], bmp[source + 1], bmp[source])
+            }
+        }
+        let raw = dir.appendingPathComponent("frame.rgb")
+        try Data(frame).write(to: raw)
+        let turned = try CLITests.run([
+            "classify", raw.path, "--raw", "\(h)x\(w):rgb8", "--orientation", "right", "--model", model, "--json",
+            "--top", "1",
+        ])
+        #expect(turned.status == 0, "\(turned.stderr)")
+        #expect(turned.stdout == photo.stdout)
+        let bad = try CLITests.run(["classify", raw.path, "--raw", "\(h)x\(w + 1):rgb8", "--model", model])
+        #expect(bad.status == 1 && bad.stderr.hasPrefix("error: invalid pixel buffer"))
+    }
 }

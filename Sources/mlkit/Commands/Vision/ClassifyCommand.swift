@@ -30,6 +30,8 @@ struct ClassifyCommand: ParsableCommand {
     @Option(help: "Minimum confidence (default: the model metadata's threshold, else 0).")
     var threshold: Float?
 
+    @OptionGroup var input: ImageInputOptions
+
     @Option(help: "Fit the image to the input: stretch (default, as ML Kit), center-crop or letterbox.")
     var scale: ScaleOption = .stretch
 
@@ -61,7 +63,7 @@ struct ClassifyCommand: ParsableCommand {
             options.scaleMode = scale.mode
             let labeler = try ImageLabeler(options: options)
             for (i, image) in images.enumerated() {
-                let picture = try VisionImage(contentsOfFile: image)
+                let picture = try input.load(image)
                 if let dir = dumpInputs {
                     let input = try ImagePreprocessor.data(
                         for: picture, format: labeler.inputFormat, scaleMode: options.scaleMode)

@@ -35,6 +35,8 @@ struct DetectCommand: ParsableCommand {
     @Option(help: "The most objects to report.")
     var max: Int?
 
+    @OptionGroup var input: ImageInputOptions
+
     @Option(help: "Fit the image to the input: stretch (default, as ML Kit), center-crop or letterbox.")
     var scale: ScaleOption = .stretch
 
@@ -61,7 +63,7 @@ struct DetectCommand: ParsableCommand {
             options.autoMLMetadataPath = automlMetadata
             options.maxResultCount = max
             let detector = try ObjectDetector(options: options)
-            let picture = try VisionImage(contentsOfFile: image)
+            let picture = try input.load(image)
             if let dumpInput {
                 try ImagePreprocessor.data(for: picture, format: detector.inputFormat, scaleMode: options.scaleMode)
                     .data.write(
