@@ -183,3 +183,57 @@ struct AutoMLExportTests {
         }
     }
 }
+
+@Suite(
+    "Stateful detector (AutoML Video traffic model)",
+    .enabled(if: TestImages.hasShared, "../shared is not beside the checkout"))
+struct StatefulDetectorTests {
+    func frames() throws -> [VisionImage] {
+        try (1...2).map {
+            try VisionImage(
+                contentsOfFile: TestImages.images.appendingPathComponent(String(format: "traffic_frames/%04d.bmp", $0))
+                    .path)
+        }
+    }
+
+    func detector(_ mode: DetectorMode) throws -> ObjectDetector {
+        let options = ObjectDetectorOptions(
+            localModel: CustomLocalModel(
+                modelPath: TestImages.models.appendingPathComponent("traffic_model.tflite").path))
+        options.labelsPath = TestImages.models.appendingPathComponent("traffic_label_map.pbtxt").path
+        options.scoreThreshold = 0.2
+        options.detectorMode = mode
+        return try ObjectDetector(options: options)
+    }
+
+    @Test("State inputs are paired with state outputs; stream, single-image and reset runs agree from a zero state")
+    func stream() throws {
+        let frames = try frames()
+        let stream = try detector(.stream)
+        let single = try detector(.singleImage)
+        #expect(stream.labels[0] == "sedan" && stream.labels[2] == "large_veh_bus")  // pbtxt ids 1...3 are classes 0...2
+        let streamed = try frames.map { try stream.results(in: $0) }
+        let separate = try frames.map { try single.results(in: $0) }
+        // The LSTM state inputs 1 and 2 are fed from outputs 4 and 5 (same shape and type).
+        #expect(stream.statePairs.map(\.input) == [1, 2] && stream.statePairs.map(\.output) == [4, 5])
+        // Started from zeros this model's state stays zero (LiteRT agrees: its lstm_c/lstm_h outputs
+        // for frame 1 are all 0), so both modes must give the same objects here.
+        #expect(streamed == separate)
+        try stream.resetState()
+        #expect(try frames.map { try stream.results(in: $0) } == streamed)
+        #expect(
+            streamed.joined().allSatisfy { ["sedan", "pickup_suv_van", "large_veh_bus"].contains($0.labels[0].text) })
+    }
+
+    @Test("label_map.pbtxt parsing: display names preferred, quotes of both kinds")
+    func pbtxt() {
+        let text = """
+            item { name: "/m/01" id: 1 display_name: "Sedan car" }
+            item {
+              id: 2
+              name: 'truck'
+            }
+            """
+        #expect(LabelMap(text: text).labels == [1: "Sedan car", 2: "truck"])
+    }
+}

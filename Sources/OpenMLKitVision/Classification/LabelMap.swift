@@ -2,8 +2,10 @@ import Foundation
 
 /// Class names by class index, read from a labels file.
 ///
-/// Two layouts are understood: one label per line (line *i* names class *i*), and `id label` lines
-/// where every non-empty line starts with a distinct integer (e.g. `0 mug`). AutoML's Python-bytes
+/// Three layouts are understood: one label per line (line *i* names class *i*), `id label` lines
+/// where every non-empty line starts with a distinct integer (e.g. `0 mug`), and TensorFlow object
+/// detection `label_map.pbtxt` files (`item { id: 1 name: "sedan" display_name: "Sedan" }`, the
+/// display name preferred). AutoML's Python-bytes
 /// spelling `b'Cheese'` is unwrapped to `Cheese`.
 public struct LabelMap: Equatable, Sendable {
     /// Label text by class index.
@@ -11,6 +13,10 @@ public struct LabelMap: Equatable, Sendable {
 
     /// Labels parsed from the text of a labels file.
     public init(text: String) {
+        if let items = LabelMap.protoItems(text) {
+            labels = items
+            return
+        }
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
             .map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\r")) }
         var trimmed = lines
@@ -76,5 +82,30 @@ public struct LabelMap: Equatable, Sendable {
             return String(label.dropFirst(2).dropLast())
         }
         return label
+    }
+
+    /// The id → name map of a `label_map.pbtxt`, or nil when `text` is not one.
+    static func protoItems(_ text: String) -> [Int: String]? {
+        guard text.range(of: #"^\s*item\s*\{"#, options: .regularExpression) != nil else { return nil }
+        var items = [Int: String]()
+        for block in text.components(separatedBy: "item").dropFirst() {
+            guard let open = block.firstIndex(of: "{"), let close = block.firstIndex(of: "}"), open < close else {
+                continue
+            }
+            let body = String(block[block.index(after: open)..<close])
+            func field(_ name: String) -> String? {
+                guard
+                    let range = body.range(
+                        of: #"\b"# + name + #"\s*:\s*("[^"]*"|'[^']*'|[^\s]+)"#, options: .regularExpression)
+                else { return nil }
+                let value = body[range].split(separator: ":", maxSplits: 1)[1].trimmingCharacters(in: .whitespaces)
+                return value.trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
+            }
+            guard let id = field("id").flatMap({ Int($0) }), let name = field("display_name") ?? field("name") else {
+                continue
+            }
+            items[id] = name
+        }
+        return items.isEmpty ? nil : items
     }
 }

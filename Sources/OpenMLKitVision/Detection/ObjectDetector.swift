@@ -34,6 +34,8 @@ public final class ObjectDetector: @unchecked Sendable {
     private let lock = NSLock()
     /// The most objects the model may report (AutoML's `maxDetections`), if known.
     public let maxDetections: Int?
+    /// State inputs (after the image) and the outputs fed back into them in stream mode.
+    let statePairs: [(input: Int, output: Int)]
 
     /// ML Kit's factory spelling of ``init(options:)``.
     public static func objectDetector(options: ObjectDetectorOptions) throws -> ObjectDetector {
@@ -113,6 +115,26 @@ public final class ObjectDetector: @unchecked Sendable {
             }
         }
         outputs = (boxes, classes, scores, count)
+        // Extra inputs (LSTM state) are fed from the extra outputs of the same shape, in order.
+        let extraOutputs = (0..<interpreter.outputTensorCount).filter { ![boxes, classes, scores, count].contains($0) }
+        var pairs = [(input: Int, output: Int)]()
+        var unused = extraOutputs
+        for i in 1..<max(1, interpreter.inputTensorCount) {
+            let tensor = try interpreter.input(at: i)
+            var match: Int?
+            for o in unused {
+                let candidate = try interpreter.output(at: o)
+                if candidate.shape == tensor.shape && candidate.dataType == tensor.dataType {
+                    match = o
+                    break
+                }
+            }
+            if let match {
+                pairs.append((i, match))
+                unused.removeAll { $0 == match }
+            }
+        }
+        statePairs = pairs
         var index = [1, 0, 3, 2]
         if let tensors = metadata?.outputTensors, boxes < tensors.count,
             case .boundingBox(let order, let type, let coordinates)? = tensors[boxes].content
@@ -132,6 +154,7 @@ public final class ObjectDetector: @unchecked Sendable {
         labels = try ObjectDetector.loadLabels(
             options: options, model: model, classesMetadata: valueLabels,
             sibling: modelFolder.appendingPathComponent("dict.txt").path)
+        try resetStateLocked()
     }
 
     static func loadLabels(
@@ -154,7 +177,11 @@ public final class ObjectDetector: @unchecked Sendable {
         } else {
             return LabelMap(labels: [:])
         }
-        if ["background", "???"].contains(map[0].lowercased()) { map = map.shifted(by: 1) }
+        // A leading background line, or ids starting at 1 (a label_map.pbtxt), reserve class 0 for the
+        // background that the post-process drops: class c is then label c + 1.
+        if ["background", "???"].contains(map[0].lowercased()) || (map.labels[0] == nil && map.labels[1] != nil) {
+            map = map.shifted(by: 1)
+        }
         return map
     }
 
@@ -168,7 +195,11 @@ public final class ObjectDetector: @unchecked Sendable {
             try ImagePreprocessor.write(image, format: inputFormat, scaleMode: options.scaleMode, into: $0)
         }
         try interpreter.copy(input, toInputAt: 0)
+        if options.detectorMode == .singleImage { try resetStateLocked() }
         try interpreter.invoke()
+        for pair in statePairs where options.detectorMode == .stream {
+            try interpreter.copy(try interpreter.output(at: pair.output).data, toInputAt: pair.input)
+        }
         let boxes = try ImageLabeler.dequantize(try interpreter.output(at: outputs.boxes))
         let classes = try ImageLabeler.dequantize(try interpreter.output(at: outputs.classes))
         let scores = try ImageLabeler.dequantize(try interpreter.output(at: outputs.scores))
@@ -189,6 +220,20 @@ public final class ObjectDetector: @unchecked Sendable {
         objects.sort { $0.labels[0].confidence > $1.labels[0].confidence }
         if let limit = options.maxResultCount { objects = Array(objects.prefix(max(0, limit))) }
         return objects
+    }
+
+    /// Sets a stateful model's state inputs back to zeros (the start of a new stream).
+    public func resetState() throws {
+        lock.lock()
+        defer { lock.unlock() }
+        try resetStateLocked()
+    }
+
+    private func resetStateLocked() throws {
+        for pair in statePairs {
+            let tensor = try interpreter.input(at: pair.input)
+            try interpreter.copy(Data(count: tensor.data.count), toInputAt: pair.input)
+        }
     }
 
     /// Runs ``results(in:)`` and hands the result to `completion` (ML Kit's asynchronous spelling;

@@ -17,6 +17,10 @@ public final class ObjectDetectorOptions {
     public var autoMLMetadataPath: String?
     /// How the image is fitted to the model's input (default: stretched, as ML Kit does).
     public var scaleMode: ScaleMode = .stretch
+    /// ``DetectorMode/stream`` (ML Kit's default) feeds a stateful model's state outputs back as
+    /// its state inputs from call to call; ``DetectorMode/singleImage`` starts every call from zeros.
+    /// Models without state inputs behave the same in both modes. No tracking IDs are assigned yet.
+    public var detectorMode: DetectorMode = .stream
     /// Interpreter threads (nil: the runtime's default).
     public var threadCount: Int?
 
@@ -27,4 +31,12 @@ public final class ObjectDetectorOptions {
     public init(localModel: CustomLocalModel) {
         self.localModel = localModel
     }
+}
+
+/// Whether a detector treats calls as frames of one video (ML Kit's `ObjectDetectorMode`).
+public enum DetectorMode: Sendable {
+    /// Consecutive frames of a stream.
+    case stream
+    /// Unrelated single images.
+    case singleImage
 }
