@@ -2,7 +2,7 @@
 shared photos do not cover, each with the RGB pixels Pillow decodes from it.
 
 Variants: greyscale, progressive and 4:2:2/4:4:4 JPEGs, a CMYK JPEG (must be rejected), palette,
-palette+tRNS, grey, grey+alpha and 16-bit PNGs, and 1/4/8-bit palette, 32-bit and top-down
+palette+tRNS, grey, grey+alpha, 16-bit PNGs and a PNG with an eXIf orientation (stored pixels given), and 1/4/8-bit palette, 32-bit and top-down
 BMPs. Images are tiny (13x9) and embedded as base64 so the test target needs no resources.
 Deterministic: the same Pillow gives the same file.
 
@@ -65,6 +65,12 @@ def palette_bmp(image: Image.Image, bits: int) -> bytes:
     return header + info + table + pixels
 
 
+def exif_orientation(value: int) -> bytes:
+    exif = Image.Exif()
+    exif[0x0112] = value
+    return exif.tobytes()
+
+
 def cases() -> list[tuple[str, bytes, bytes | None]]:
     rgb = Image.fromarray(base_rgb())
     gray = rgb.convert("L")
@@ -80,6 +86,7 @@ def cases() -> list[tuple[str, bytes, bytes | None]]:
         ("png_gray", encode(gray, "PNG")),
         ("png_gray_alpha", encode(Image.merge("LA", (gray, gray.point(lambda v: 255 - v))), "PNG")),
         ("png_16bit", encode(Image.fromarray((base_rgb().astype(np.uint16) * 257 + 100)[..., 0]), "PNG")),
+        ("png_exif_right", encode(rgb, "PNG", exif=exif_orientation(6))),
         ("bmp_1bit", palette_bmp(rgb, 1)),
         ("bmp_4bit", palette_bmp(rgb, 4)),
         ("bmp_8bit", encode(rgb.quantize(colors=200), "BMP")),

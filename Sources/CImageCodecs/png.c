@@ -32,7 +32,7 @@ static void omk_png_read(png_structp png, png_bytep out, png_size_t count) {
 }
 
 int omk_png_decode(const uint8_t *data, size_t size, uint8_t **pixels, uint32_t *width, uint32_t *height,
-                   char *error, size_t error_size) {
+                   uint8_t **exif, size_t *exif_size, char *error, size_t error_size) {
     struct omk_png_state state = {data, size, 0, {0}};
     png_structp png = NULL;
     png_infop info = NULL;
@@ -41,6 +41,8 @@ int omk_png_decode(const uint8_t *data, size_t size, uint8_t **pixels, uint32_t 
     *pixels = NULL;
     *width = 0;
     *height = 0;
+    *exif = NULL;
+    *exif_size = 0;
     if (size < 8 || png_sig_cmp((png_const_bytep)data, 0, 8) != 0) {
         snprintf(error, error_size, "not a PNG file (bad signature)");
         return 1;
@@ -84,7 +86,20 @@ int omk_png_decode(const uint8_t *data, size_t size, uint8_t **pixels, uint32_t 
     if (!buffer || !rows) png_error(png, "out of memory");
     for (png_uint_32 y = 0; y < h; y++) rows[y] = buffer + (size_t)y * w * 4;
     png_read_image(png, rows);
-    png_read_end(png, NULL);
+    png_read_end(png, info); /* an eXIf chunk may follow the image data */
+#ifdef PNG_eXIf_SUPPORTED
+    {
+        png_bytep exif_bytes = NULL;
+        png_uint_32 exif_length = png_get_eXIf_1(png, info, &exif_length, &exif_bytes) ? exif_length : 0;
+        if (exif_bytes && exif_length > 0) {
+            *exif = malloc(exif_length);
+            if (*exif) {
+                memcpy(*exif, exif_bytes, exif_length);
+                *exif_size = exif_length;
+            }
+        }
+    }
+#endif
     png_destroy_read_struct(&png, &info, NULL);
     free(rows);
     *pixels = buffer;

@@ -25,9 +25,11 @@ int omk_jpeg_decode(const uint8_t *data, size_t size, uint8_t **pixels, uint32_t
 
 /// Decodes a PNG to tightly packed RGBA8 (4 bytes per pixel): palettes and grayscale are expanded,
 /// 16-bit samples are reduced to 8 bits, and images without alpha get alpha 255. No gamma correction.
+/// When the file has an `eXIf` chunk, a malloc'd copy of its TIFF bytes is returned in `*exif`
+/// (NULL otherwise; release with `omk_free`).
 /// Returns 0 on success; otherwise writes a NUL-terminated message of at most `error_size` bytes.
 int omk_png_decode(const uint8_t *data, size_t size, uint8_t **pixels, uint32_t *width, uint32_t *height,
-                   char *error, size_t error_size);
+                   uint8_t **exif, size_t *exif_size, char *error, size_t error_size);
 
 /// Encodes tightly packed RGB8 pixels as a PNG held in a malloc'd buffer (`*out`, `*out_size`).
 /// Returns 0 on success; otherwise writes a message to `error`.

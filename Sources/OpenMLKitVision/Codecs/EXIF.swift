@@ -1,4 +1,4 @@
-/// Reads the orientation tag from a JPEG's APP1 `Exif` block.
+/// Reads the orientation tag from a JPEG's APP1 `Exif` block or a PNG's `eXIf` chunk.
 ///
 /// Only what orientation needs is parsed: the JPEG marker chain up to the first scan, the TIFF
 /// header and IFD0. Every offset is checked; a malformed or absent block yields nil (the image is
@@ -33,7 +33,13 @@ enum EXIF {
     static func orientation(inApp1 segment: UnsafeRawBufferPointer) -> ImageOrientation? {
         let header: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0, 0]
         guard segment.count >= 14, zip(segment.prefix(6), header).allSatisfy({ $0 == $1 }) else { return nil }
-        let tiff = UnsafeRawBufferPointer(rebasing: segment[6...])
+        return orientation(inTIFF: UnsafeRawBufferPointer(rebasing: segment[6...]))
+    }
+
+    /// The orientation tag in IFD0 of a TIFF structure (an `Exif` block after its header, or a PNG
+    /// `eXIf` chunk), or nil.
+    static func orientation(inTIFF tiff: UnsafeRawBufferPointer) -> ImageOrientation? {
+        guard tiff.count >= 8 else { return nil }
         let little: Bool
         switch (tiff[0], tiff[1]) {
         case (0x49, 0x49): little = true

@@ -11,7 +11,7 @@ enum ImageDecoder {
             return (try decodeJPEG(bytes), EXIF.orientation(inJPEG: bytes) ?? .up)
         }
         if bytes[0] == 0x89, bytes[1] == 0x50, bytes[2] == 0x4E, bytes[3] == 0x47 {
-            return (try decodePNG(bytes), .up)
+            return try decodePNG(bytes)
         }
         if bytes[0] == 0x42, bytes[1] == 0x4D {
             return (try BMPDecoder.decode(bytes), .up)
@@ -24,8 +24,16 @@ enum ImageDecoder {
         try decodeWithC(bytes, format: "JPEG", channels: 3, pixelFormat: .rgb8, omk_jpeg_decode)
     }
 
-    static func decodePNG(_ bytes: UnsafeRawBufferPointer) throws -> PixelBuffer {
-        try decodeWithC(bytes, format: "PNG", channels: 4, pixelFormat: .rgba8, omk_png_decode)
+    /// The pixels and the orientation in the PNG's `eXIf` chunk (`.up` without one).
+    static func decodePNG(_ bytes: UnsafeRawBufferPointer) throws -> (PixelBuffer, ImageOrientation) {
+        var exif: UnsafeMutablePointer<UInt8>?
+        var exifSize = 0
+        defer { omk_free(exif) }
+        let buffer = try decodeWithC(bytes, format: "PNG", channels: 4, pixelFormat: .rgba8) {
+            omk_png_decode($0, $1, $2, $3, $4, &exif, &exifSize, $5, $6)
+        }
+        guard let exif, exifSize > 0 else { return (buffer, .up) }
+        return (buffer, EXIF.orientation(inTIFF: UnsafeRawBufferPointer(start: exif, count: exifSize)) ?? .up)
     }
 
     private typealias CDecoder = (
