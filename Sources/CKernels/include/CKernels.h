@@ -54,4 +54,18 @@ void omk_f32_dwconv_pixel_fma(const float *x, const float *w, size_t channels, s
                               size_t tap_columns, size_t x_step, size_t x_row_step, size_t w_row_step,
                               const float *bias, float lower, float upper, float *out);
 
+/// A persistent thread pool: `threads - 1` workers that spin briefly between jobs, then sleep.
+typedef struct omk_pool omk_pool;
+/// A task: called once per index, from the caller's thread and the workers.
+typedef void (*omk_task_fn)(void *context, size_t index);
+
+/// A pool with `threads` threads in all (the caller counts as one); NULL for fewer than 2 or on failure.
+omk_pool *omk_pool_create(size_t threads);
+/// How many threads a job on the pool uses (1 for NULL).
+size_t omk_pool_threads(const omk_pool *pool);
+/// Runs fn(context, i) for every i < count on the pool and the calling thread, returning when all
+/// are done (1). Returns 0 without running anything if the pool is NULL or busy with another job;
+/// the caller then runs the tasks itself.
+int omk_pool_run(omk_pool *pool, omk_task_fn fn, void *context, size_t count);
+
 #endif
