@@ -1,6 +1,7 @@
 #include "CKernels.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 
@@ -112,8 +113,14 @@ int omk_pool_run(omk_pool *pool, omk_task_fn fn, void *context, size_t count) {
     pthread_cond_broadcast(&pool->wake);
     pthread_mutex_unlock(&pool->sleep_lock);
     work(pool);
-    while (atomic_load_explicit(&pool->done, memory_order_acquire) < count) OMK_PAUSE();
-    while (atomic_load_explicit(&pool->finished, memory_order_acquire) < pool->threads - 1) OMK_PAUSE();
+    // A worker that was preempted (more runnable threads than cores) must get the CPU back: after
+    // a short spin, yield instead of burning the time slice it needs.
+    for (unsigned spin = 0; atomic_load_explicit(&pool->done, memory_order_acquire) < count; spin++) {
+        if (spin < 4096) OMK_PAUSE(); else sched_yield();
+    }
+    for (unsigned spin = 0; atomic_load_explicit(&pool->finished, memory_order_acquire) < pool->threads - 1; spin++) {
+        if (spin < 4096) OMK_PAUSE(); else sched_yield();
+    }
     pthread_mutex_unlock(&pool->run_lock);
     return 1;
 }
