@@ -9,8 +9,8 @@ struct ClassifyCommand: ParsableCommand {
         commandName: "classify",
         abstract: "Label an image (JPEG, PNG, BMP) with a TensorFlow Lite image classifier.",
         discussion: """
-            The image is turned upright (EXIF orientation), stretched to the model's input size with
-            bilinear sampling and normalised as the model's metadata says. Labels come from --labels,
+            The image is turned upright (EXIF orientation), fitted to the model's input (--scale) with \
+            bilinear sampling and normalised as the model's metadata says. Labels come from --labels, \
             the model's metadata, or an AutoML manifest (pass manifest.json as --model).
             """
     )

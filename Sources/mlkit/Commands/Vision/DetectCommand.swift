@@ -10,9 +10,9 @@ struct DetectCommand: ParsableCommand {
         abstract:
             "Find objects in an image with a TensorFlow Lite detection model (SSD, EfficientDet, AutoML Vision Edge).",
         discussion: """
-            The model must end in TFLite_Detection_PostProcess (boxes, classes, scores, count). The image
-            is turned upright and stretched to the model's input; frames are printed in pixels of the
-            upright image. Labels come from --labels, the model's metadata, an AutoML manifest, or a
+            The model must end in TFLite_Detection_PostProcess (boxes, classes, scores, count). The image \
+            is turned upright and fitted to the model's input (--scale); frames are printed in pixels of the \
+            upright image. Labels come from --labels, the model's metadata, an AutoML manifest, or a \
             dict.txt beside the model (an AutoML export, whose tflite_metadata.json is read too).
             """
     )
