@@ -237,3 +237,22 @@ struct StatefulDetectorTests {
         #expect(LabelMap(text: text).labels == [1: "Sedan car", 2: "truck"])
     }
 }
+
+@Suite("Score calibration")
+struct ScoreCalibrationTests {
+    @Test("Sigmoid calibration per class, minimum scores and default scores")
+    func calibration() throws {
+        let csv = "1.0,2.0,-1.0\n\n0.5,1.0,0.0,0.3\n"
+        let identity = try ScoreCalibration(csv: csv, transformation: 0, defaultScore: 0.05)
+        #expect(abs(identity.calibrate(0.5, index: 0) - 1 / (1 + exp(-(2 * 0.5 - 1)))) < 1e-6)
+        #expect(identity.calibrate(0.9, index: 1) == 0.05)  // empty line
+        #expect(identity.calibrate(0.2, index: 2) == 0.05)  // not above min_score 0.3
+        #expect(abs(identity.calibrate(0.4, index: 2) - 0.5 / (1 + exp(-0.4))) < 1e-6)
+        #expect(identity.calibrate(0.4, index: 7) == 0.05)  // no line for the class
+        let logistic = try ScoreCalibration(csv: csv, transformation: 2, defaultScore: 0)
+        // With slope 1 and offset 0 the inverse logistic and the sigmoid cancel: 0.5 * x.
+        #expect(abs(logistic.calibrate(0.8, index: 2) - 0.4) < 1e-6)
+        #expect(throws: VisionError.self) { try ScoreCalibration(csv: "1,2\n", transformation: 0, defaultScore: 0) }
+        #expect(throws: VisionError.self) { try ScoreCalibration(csv: "1,2,x\n", transformation: 0, defaultScore: 0) }
+    }
+}

@@ -22,6 +22,8 @@ public final class ImageLabeler: @unchecked Sendable {
     public let confidenceThreshold: Float
     /// The model's metadata, if it has any.
     public let metadata: ModelMetadata?
+    /// Score calibration from the metadata, applied before the threshold; nil when the model has none.
+    public let calibration: ScoreCalibration?
 
     private let interpreter: Interpreter
     private var input: Data
@@ -62,6 +64,7 @@ public final class ImageLabeler: @unchecked Sendable {
         let outputMetadata = subgraph?.outputTensors.first
         confidenceThreshold = options.confidenceThreshold ?? outputMetadata?.scoreThreshold ?? 0
         labels = try ImageLabeler.loadLabels(options: options, model: model, outputMetadata: outputMetadata)
+        calibration = try ImageLabeler.loadCalibration(model: model, outputMetadata: outputMetadata)
     }
 
     static func loadLabels(options: CustomImageLabelerOptions, model: Model, outputMetadata: TensorMetadata?) throws
@@ -81,6 +84,17 @@ public final class ImageLabeler: @unchecked Sendable {
         return LabelMap(labels: [:])
     }
 
+    static func loadCalibration(model: Model, outputMetadata: TensorMetadata?) throws -> ScoreCalibration? {
+        guard let tensor = outputMetadata, let file = tensor.labelFile(.tensorAxisScoreCalibration) else { return nil }
+        var transformation = 0
+        var defaultScore: Float = 0
+        for unit in tensor.processUnits {
+            if case .scoreCalibration(let t, let d) = unit { (transformation, defaultScore) = (t, d) }
+        }
+        let text = String(decoding: try model.associatedFile(named: file.name), as: UTF8.self)
+        return try ScoreCalibration(csv: text, transformation: transformation, defaultScore: defaultScore)
+    }
+
     /// The labels for `image`, best first: at most ``CustomImageLabelerOptions/maxResultCount``,
     /// each with confidence ≥ ``confidenceThreshold`` (ties keep the lower class index first).
     ///
@@ -94,7 +108,8 @@ public final class ImageLabeler: @unchecked Sendable {
         }
     }
 
-    /// Runs the model on `image` and returns the dequantized score of every class.
+    /// Runs the model on `image` and returns the dequantized (and, with metadata calibration,
+    /// calibrated) score of every class.
     public func scores(in image: VisionImage) throws -> [Float] {
         lock.lock()
         defer { lock.unlock() }
@@ -103,7 +118,9 @@ public final class ImageLabeler: @unchecked Sendable {
         }
         try interpreter.copy(input, toInputAt: 0)
         try interpreter.invoke()
-        return try ImageLabeler.dequantize(try interpreter.output(at: 0))
+        let raw = try ImageLabeler.dequantize(try interpreter.output(at: 0))
+        guard let calibration else { return raw }
+        return raw.enumerated().map { calibration.calibrate($0.element, index: $0.offset) }
     }
 
     /// The float values of a uint8, int8 or float32 tensor (quantized values scaled).
