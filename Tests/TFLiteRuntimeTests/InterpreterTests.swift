@@ -31,6 +31,29 @@ struct InterpreterTests {
         #expect(maxAbsDifference(probabilities.map(Double.init), expected) < 1e-4)
     }
 
+    @Test("writing an input in place gives the same result as copying it")
+    func inPlaceInput() throws {
+        let input = try InterpreterTests.npy("small_cnn", "input_0.npy").data
+        let copied = try Interpreter(modelPath: InterpreterTests.fixture("small_cnn"))
+        try copied.allocateTensors()
+        try copied.copy(input, toInputAt: 0)
+        try copied.invoke()
+        let inPlace = try Interpreter(modelPath: InterpreterTests.fixture("small_cnn"))
+        #expect(throws: InterpreterError.allocateTensorsRequired) {
+            try inPlace.withUnsafeMutableBytes(ofInputAt: 0) { _ in }
+        }
+        try inPlace.allocateTensors()
+        let count = try inPlace.withUnsafeMutableBytes(ofInputAt: 0) { buffer -> Int in
+            input.withUnsafeBytes { buffer.copyMemory(from: $0) }
+            return buffer.count
+        }
+        #expect(count == input.count)
+        #expect(try inPlace.input(at: 0).data == input)
+        try inPlace.invoke()
+        #expect(try inPlace.output(at: 0).data == copied.output(at: 0).data)
+        #expect(throws: InterpreterError.self) { try inPlace.withUnsafeMutableBytes(ofInputAt: 5) { _ in } }
+    }
+
     @Test("tensor metadata matches the model")
     func tensors() throws {
         let interpreter = try Interpreter(modelPath: InterpreterTests.fixture("small_cnn"), options: .init(threadCount: 2))

@@ -26,7 +26,6 @@ public final class ImageLabeler: @unchecked Sendable {
     public let calibration: ScoreCalibration?
 
     private let interpreter: Interpreter
-    private var input: Data
     private let lock = NSLock()
 
     /// ML Kit's factory spelling of ``init(options:)``.
@@ -51,7 +50,6 @@ public final class ImageLabeler: @unchecked Sendable {
             NormalizationOptions(mean: $0.mean, std: $0.std)
         }
         inputFormat = try InputImageFormat(tensor: try interpreter.input(at: 0), normalization: normalization)
-        input = Data(count: inputFormat.byteCount)
         let output = try interpreter.output(at: 0)
         let dims = output.shape.dimensions
         guard [.uInt8, .int8, .float32].contains(output.dataType), dims == [1, dims.last ?? 0] || dims.count == 1,
@@ -113,10 +111,10 @@ public final class ImageLabeler: @unchecked Sendable {
     public func scores(in image: VisionImage) throws -> [Float] {
         lock.lock()
         defer { lock.unlock() }
-        try input.withUnsafeMutableBytes {
+        // Pre-processing writes straight into the input tensor.
+        try interpreter.withUnsafeMutableBytes(ofInputAt: 0) {
             _ = try ImagePreprocessor.write(image, format: inputFormat, scaleMode: options.scaleMode, into: $0)
         }
-        try interpreter.copy(input, toInputAt: 0)
         try interpreter.invoke()
         let raw = try ImageLabeler.dequantize(try interpreter.output(at: 0))
         guard let calibration else { return raw }

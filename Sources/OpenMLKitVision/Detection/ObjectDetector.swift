@@ -30,7 +30,6 @@ public final class ObjectDetector: @unchecked Sendable {
     private let outputs: (boxes: Int, classes: Int, scores: Int, count: Int)
     /// Position of left, top, right, bottom within each box.
     private let boxIndex: [Int]
-    private var input: Data
     private let lock = NSLock()
     /// The most objects the model may report (AutoML's `maxDetections`), if known.
     public let maxDetections: Int?
@@ -57,7 +56,6 @@ public final class ObjectDetector: @unchecked Sendable {
             NormalizationOptions(mean: $0.mean, std: $0.std)
         }
         inputFormat = try InputImageFormat(tensor: try interpreter.input(at: 0), normalization: normalization)
-        input = Data(count: inputFormat.byteCount)
 
         let modelFolder = URL(fileURLWithPath: options.localModel.modelPath).deletingLastPathComponent()
         let automlPath =
@@ -191,10 +189,10 @@ public final class ObjectDetector: @unchecked Sendable {
     public func results(in image: VisionImage) throws -> [DetectedObject] {
         lock.lock()
         defer { lock.unlock() }
-        let mapping = try input.withUnsafeMutableBytes {
+        // Pre-processing writes straight into the input tensor.
+        let mapping = try interpreter.withUnsafeMutableBytes(ofInputAt: 0) {
             try ImagePreprocessor.write(image, format: inputFormat, scaleMode: options.scaleMode, into: $0)
         }
-        try interpreter.copy(input, toInputAt: 0)
         if options.detectorMode == .singleImage { try resetStateLocked() }
         try interpreter.invoke()
         for pair in statePairs where options.detectorMode == .stream {

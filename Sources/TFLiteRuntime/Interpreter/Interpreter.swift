@@ -135,7 +135,7 @@ public final class Interpreter {
         try SignatureRunner(model: model, key: key, threadCount: options?.resolvedThreadCount ?? 1)
     }
 
-    private func tensorIndex(input index: Int) throws -> Int {
+    func tensorIndex(input index: Int) throws -> Int {
         let ids = executor.subgraph.inputs
         guard index >= 0, index < ids.count else {
             throw InterpreterError.invalidTensorIndex(index: index, maxIndex: ids.count - 1)
