@@ -32,7 +32,8 @@ static OMK_AVX2 inline void gemm_4x16_fma(const float *const *a, size_t first, s
                                           size_t depth, const float *b, const float *bias, float lower,
                                           float upper, float *c, size_t ldc, size_t columns) {
     const __m256 b0 = _mm256_loadu_ps(bias), b1 = _mm256_loadu_ps(bias + 8);
-    __m256 c00 = b0, c01 = b1, c10 = b0, c11 = b1, c20 = b0, c21 = b1, c30 = b0, c31 = b1;
+    const __m256 z = _mm256_setzero_ps();
+    __m256 c00 = z, c01 = z, c10 = z, c11 = z, c20 = z, c21 = z, c30 = z, c31 = z;
     const float *w = b;
     for (size_t t = 0; t < taps; t++) {
         const float *const *r = a + t * 8 + first;
@@ -54,6 +55,10 @@ static OMK_AVX2 inline void gemm_4x16_fma(const float *const *a, size_t first, s
             w += 16;
         }
     }
+    c00 = _mm256_add_ps(c00, b0); c01 = _mm256_add_ps(c01, b1);
+    c10 = _mm256_add_ps(c10, b0); c11 = _mm256_add_ps(c11, b1);
+    c20 = _mm256_add_ps(c20, b0); c21 = _mm256_add_ps(c21, b1);
+    c30 = _mm256_add_ps(c30, b0); c31 = _mm256_add_ps(c31, b1);
     const __m256 lo = _mm256_set1_ps(lower), hi = _mm256_set1_ps(upper);
     store16(c, clamp8(c00, lo, hi), clamp8(c01, lo, hi), columns);
     if (rows > 1) store16(c + ldc, clamp8(c10, lo, hi), clamp8(c11, lo, hi), columns);
@@ -71,7 +76,7 @@ OMK_AVX2 void omk_f32_gemm_8x16_fma(const float *const *a, size_t rows, size_t t
 OMK_AVX512 void omk_f32_gemm_8x16_avx512(const float *const *a, size_t rows, size_t taps, size_t depth,
                                          const float *b, const float *bias, float lower, float upper, float *c,
                                          size_t ldc, size_t columns) {
-    const __m512 init = _mm512_loadu_ps(bias);
+    const __m512 init = _mm512_setzero_ps(), bv = _mm512_loadu_ps(bias);
     __m512 c0 = init, c1 = init, c2 = init, c3 = init, c4 = init, c5 = init, c6 = init, c7 = init;
     const float *w = b;
     for (size_t t = 0; t < taps; t++) {
@@ -93,7 +98,8 @@ OMK_AVX512 void omk_f32_gemm_8x16_avx512(const float *const *a, size_t rows, siz
     }
     const __m512 lo = _mm512_set1_ps(lower), hi = _mm512_set1_ps(upper);
     const __mmask16 mask = columns >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << columns) - 1);
-    const __m512 out[8] = {c0, c1, c2, c3, c4, c5, c6, c7};
+    const __m512 out[8] = {_mm512_add_ps(c0, bv), _mm512_add_ps(c1, bv), _mm512_add_ps(c2, bv), _mm512_add_ps(c3, bv),
+                           _mm512_add_ps(c4, bv), _mm512_add_ps(c5, bv), _mm512_add_ps(c6, bv), _mm512_add_ps(c7, bv)};
     for (size_t i = 0; i < rows && i < 8; i++) {
         _mm512_mask_storeu_ps(c + i * ldc, mask, _mm512_min_ps(hi, _mm512_max_ps(lo, out[i])));
     }

@@ -14,10 +14,11 @@ int omk_cpu_level(void);
 ///
 /// `a[tap * 8 + r]` points at row r's `depth` values for each tap (rows past `rows` must point at
 /// valid memory; their results are not stored). `b` is a packed panel: for every (tap, k) in order,
-/// 16 consecutive weights. Each output starts from `bias[j]` and accumulates a fused multiply-add
-/// per (tap, k), in that order — the same order and rounding on both paths; the result is clamped to
-/// [lower, upper] and the first `columns` (<= 16) values of each of the first `rows` rows are stored
-/// at `c + r * ldc`.
+/// 16 consecutive weights. Each output accumulates a fused multiply-add per (tap, k) from zero, in
+/// that order, then adds `bias[j]` — the same order and rounding on both paths, and closer to
+/// LiteRT's GEMM than starting from the bias (measured: MobileNetV3 float max |diff| 1.2–2.2e-7
+/// against 1.9–3.6e-7); the result is clamped to [lower, upper] and the first `columns` (<= 16)
+/// values of each of the first `rows` rows are stored at `c + r * ldc`.
 void omk_f32_gemm_8x16_fma(const float *const *a, size_t rows, size_t taps, size_t depth, const float *b,
                            const float *bias, float lower, float upper, float *c, size_t ldc, size_t columns);
 void omk_f32_gemm_8x16_avx512(const float *const *a, size_t rows, size_t taps, size_t depth, const float *b,
