@@ -69,4 +69,12 @@ size_t omk_pool_threads(const omk_pool *pool);
 /// the caller then runs the tasks itself.
 int omk_pool_run(omk_pool *pool, omk_task_fn fn, void *context, size_t count);
 
+/// The int32 sums of one output pixel of a quantized depthwise convolution with depth multiplier 1
+/// (AVX2; call only when omk_cpu_level() >= 1), on widened int16 operands: `acc[c] = Σ x·w` over
+/// the valid taps, with wrapping int32 additions of exact products. Addressing as in
+/// omk_f32_dwconv_pixel_fma; no bias, no requantization.
+void omk_q16_dwconv_pixel_avx2(const int16_t *x, const int16_t *w, size_t channels, size_t tap_rows,
+                               size_t tap_columns, size_t x_step, size_t x_row_step, size_t w_row_step,
+                               int32_t *acc);
+
 #endif

@@ -1,3 +1,5 @@
+import CKernels
+
 /// CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED on quantized tensors, bit-exact with LiteRT.
 ///
 /// Types: uint8 activations with uint8 weights (per-tensor, TF1 quantization-aware models), int8
@@ -437,6 +439,7 @@ final class QuantizedConvolutionKernel: OpKernel {
         let channels = outputChannels, m = depthMultiplier, inC = g.inputChannels
         let stage = self.stage, zp = outputZeroPoint, lo = activationMin, hi = activationMax
         let work = max(1, channels * g.taps)
+        let useAVX2 = CPUFeatures.level >= 1 && m == 1
         parallelFor(g.outputPixels, threads: node.threadCount, minimumPerThread: max(1, 65_536 / work)) { range in
             withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(1, channels)) { accBuffer in
                 guard let acc = accBuffer.baseAddress else { return }
@@ -446,6 +449,21 @@ final class QuantizedConvolutionKernel: OpKernel {
                     let ys = g.validFilterRows(outputRow: oy), xs = g.validFilterColumns(outputColumn: ox)
                     let iy0 = oy * g.strideHeight - g.padTop, ix0 = ox * g.strideWidth - g.padLeft
                     let image = x + b * g.inputHeight * g.inputWidth * inC
+                    if useAVX2 {
+                        if ys.isEmpty || xs.isEmpty {
+                            acc.update(repeating: 0, count: channels)
+                        } else {
+                            let firstX = image + (iy0 + ys.lowerBound * g.dilationHeight) * g.inputWidth * inC
+                                + (ix0 + xs.lowerBound * g.dilationWidth) * inC
+                            let firstW = w + (ys.lowerBound * g.filterWidth + xs.lowerBound) * channels
+                            omk_q16_dwconv_pixel_avx2(
+                                firstX, firstW, channels, ys.count, xs.count, g.dilationWidth * inC,
+                                g.dilationHeight * g.inputWidth * inC, g.filterWidth * channels, acc)
+                        }
+                        stage.apply(acc, count: channels, zeroPoint: zp, lo: lo, hi: hi)
+                        QuantizedOperand.store(acc, count: channels, to: out, type: type, offset: p * channels)
+                        continue
+                    }
                     acc.update(repeating: 0, count: channels)
                     for ky in ys {
                         let line = image + (iy0 + ky * g.dilationHeight) * g.inputWidth * inC
