@@ -283,29 +283,14 @@ final class QuantizedConvolutionKernel: OpKernel {
         guard let g = geometry else { return }
         let x = UnsafePointer(input16.pointer), zero = UnsafePointer(zeroRow.pointer)
         let mr = QuantizedIndirectGemm.mr, channels = outputChannels
-        let pixelsPerImage = g.outputHeight * g.outputWidth
-        let imageStride = g.inputHeight * g.inputWidth * g.inputChannels
         let gemm = QuantizedIndirectGemm(rows: g.outputPixels, weights: packedGemm)
         let stage = self.stage, zp = outputZeroPoint, lo = activationMin, hi = activationMax
         gemm.run(
             threads: node.threadCount,
             rowPointers: { first, count, pointers in
                 for r in 0..<mr {
-                    let p = first + min(r, count - 1)
-                    let b = p / pixelsPerImage, rest = p % pixelsPerImage
-                    let oy = rest / g.outputWidth, ox = rest % g.outputWidth
-                    let image = x + b * imageStride
-                    let iy0 = oy * g.strideHeight - g.padTop, ix0 = ox * g.strideWidth - g.padLeft
-                    var t = 0
-                    for ky in 0..<g.filterHeight {
-                        let iy = iy0 + ky * g.dilationHeight
-                        let rowInside = iy >= 0 && iy < g.inputHeight
-                        for kx in 0..<g.filterWidth {
-                            let ix = ix0 + kx * g.dilationWidth
-                            pointers[t * mr + r] = rowInside && ix >= 0 && ix < g.inputWidth
-                                ? image + (iy * g.inputWidth + ix) * g.inputChannels : zero
-                            t += 1
-                        }
+                    g.forEachTapOffset(pixel: first + min(r, count - 1)) { t, offset in
+                        pointers[t * mr + r] = offset.map { x + $0 } ?? zero
                     }
                 }
             },

@@ -93,4 +93,26 @@ struct WindowGeometry: Equatable {
         let hi = max(lo, min(filter, last + 1))
         return lo..<hi
     }
+
+    /// For output pixel `p` (batch-major), calls `body(tap, offset)` for every filter tap in
+    /// row-major order with the element offset of the input pixel the tap reads (from the start of
+    /// the input), or nil when the tap falls in the padding: the rows of an indirect convolution.
+    @inline(__always)
+    func forEachTapOffset(pixel p: Int, _ body: (_ tap: Int, _ offset: Int?) -> Void) {
+        let pixelsPerImage = outputHeight * outputWidth
+        let b = p / pixelsPerImage, rest = p % pixelsPerImage
+        let oy = rest / outputWidth, ox = rest % outputWidth
+        let imageOffset = b * inputHeight * inputWidth * inputChannels
+        let iy0 = oy * strideHeight - padTop, ix0 = ox * strideWidth - padLeft
+        var t = 0
+        for ky in 0..<filterHeight {
+            let iy = iy0 + ky * dilationHeight
+            let rowInside = iy >= 0 && iy < inputHeight
+            for kx in 0..<filterWidth {
+                let ix = ix0 + kx * dilationWidth
+                body(t, rowInside && ix >= 0 && ix < inputWidth ? imageOffset + (iy * inputWidth + ix) * inputChannels : nil)
+                t += 1
+            }
+        }
+    }
 }
