@@ -18,6 +18,8 @@ extension VisionError: LocalizedError {
             return "unsupported model: \(detail)"
         case .invalidLabels(let detail):
             return "invalid labels: \(detail)"
+        case .invalidOptions(let detail):
+            return "invalid options: \(detail)"
         }
     }
 }

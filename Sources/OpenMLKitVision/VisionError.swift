@@ -17,4 +17,6 @@ public enum VisionError: Error, Equatable, Sendable {
     case unsupportedModel(detail: String)
     /// A labels file could not be read or does not match the model.
     case invalidLabels(detail: String)
+    /// Detector or labeler options are out of range or contradict each other.
+    case invalidOptions(detail: String)
 }

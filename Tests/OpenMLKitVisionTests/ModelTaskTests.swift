@@ -69,7 +69,7 @@ struct ModelTaskTests {
 
     @Test("Detector: boxes inside the photo, labels from the packed dict, same objects on rotated input")
     func detector() throws {
-        let detector = try ObjectDetector(
+        let detector = try DetectionModel(
             options: ObjectDetectorOptions(localModel: model("automl_od_salad_320.tflite")))
         #expect(detector.labels[0] == "Cheese")  // dict.txt starts with "background", written b'Cheese'
         let upright = try photo("img_meal_one.jpg")
@@ -106,8 +106,9 @@ struct ModelTaskTests {
     @Test("The asynchronous process(_:completion:) spellings give the synchronous results")
     func asynchronous() async throws {
         let image = try photo("img_meal_three.jpg")
-        let detector = try ObjectDetector.objectDetector(
-            options: ObjectDetectorOptions(localModel: model("automl_od_salad_320.tflite")))
+        let singleImage = ObjectDetectorOptions(localModel: model("automl_od_salad_320.tflite"))
+        singleImage.detectorMode = .singleImage
+        let detector = try ObjectDetector.objectDetector(options: singleImage)
         let expected = try detector.results(in: image)
         let objects: [DetectedObject] = try await withCheckedThrowingContinuation { continuation in
             detector.process(image) { objects, error in
@@ -168,7 +169,7 @@ struct AutoMLExportTests {
         let options = ObjectDetectorOptions(
             localModel: CustomLocalModel(modelPath: dir.appendingPathComponent("model.tflite").path))
         options.scoreThreshold = 0
-        let detector = try ObjectDetector(options: options)
+        let detector = try DetectionModel(options: options)
         #expect(detector.maxDetections == 2)
         #expect(detector.labels[0] == "person")  // "???" line skipped
         let objects = try detector.results(
@@ -196,14 +197,14 @@ struct StatefulDetectorTests {
         }
     }
 
-    func detector(_ mode: DetectorMode) throws -> ObjectDetector {
+    func detector(_ mode: DetectorMode) throws -> DetectionModel {
         let options = ObjectDetectorOptions(
             localModel: CustomLocalModel(
                 modelPath: TestImages.models.appendingPathComponent("traffic_model.tflite").path))
         options.labelsPath = TestImages.models.appendingPathComponent("traffic_label_map.pbtxt").path
         options.scoreThreshold = 0.2
         options.detectorMode = mode
-        return try ObjectDetector(options: options)
+        return try DetectionModel(options: options)
     }
 
     @Test("State inputs are paired with state outputs; stream, single-image and reset runs agree from a zero state")

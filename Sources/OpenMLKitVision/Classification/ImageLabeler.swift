@@ -93,27 +93,32 @@ public final class ImageLabeler: @unchecked Sendable {
         return try ScoreCalibration(csv: text, transformation: transformation, defaultScore: defaultScore)
     }
 
-    /// The labels for `image`, best first: at most ``CustomImageLabelerOptions/maxResultCount``,
-    /// each with confidence ≥ ``confidenceThreshold`` (ties keep the lower class index first).
+    /// The labels for `image` (or its `region`, in upright pixels), best first: at most
+    /// ``CustomImageLabelerOptions/maxResultCount``, each with confidence ≥ ``confidenceThreshold``
+    /// (ties keep the lower class index first).
     ///
-    /// - Throws: ``VisionError`` for unusable images, ``InterpreterError`` when inference fails.
-    public func results(in image: VisionImage) throws -> [ImageLabel] {
-        let scores = try self.scores(in: image)
-        let kept = scores.indices.filter { scores[$0] >= confidenceThreshold }
-        let ranked = kept.sorted { scores[$0] != scores[$1] ? scores[$0] > scores[$1] : $0 < $1 }
-        return ranked.prefix(max(0, options.maxResultCount)).map {
-            ImageLabel(text: labels[$0], index: $0, confidence: scores[$0])
-        }
+    /// - Throws: ``VisionError`` for unusable images or regions, ``InterpreterError`` when inference fails.
+    public func results(in image: VisionImage, region: CGRect? = nil) throws -> [ImageLabel] {
+        ranked(try scores(in: image, region: region), threshold: confidenceThreshold, limit: options.maxResultCount)
     }
 
-    /// Runs the model on `image` and returns the dequantized (and, with metadata calibration,
-    /// calibrated) score of every class.
-    public func scores(in image: VisionImage) throws -> [Float] {
+    /// Labels for `scores` (one per class), best first: at most `limit`, each ≥ `threshold`; ties
+    /// keep the lower class index first.
+    func ranked(_ scores: [Float], threshold: Float, limit: Int) -> [ImageLabel] {
+        let kept = scores.indices.filter { scores[$0] >= threshold }
+        let ranked = kept.sorted { scores[$0] != scores[$1] ? scores[$0] > scores[$1] : $0 < $1 }
+        return ranked.prefix(max(0, limit)).map { ImageLabel(text: labels[$0], index: $0, confidence: scores[$0]) }
+    }
+
+    /// Runs the model on `image` (or its `region`, in upright pixels) and returns the dequantized
+    /// (and, with metadata calibration, calibrated) score of every class.
+    public func scores(in image: VisionImage, region: CGRect? = nil) throws -> [Float] {
         lock.lock()
         defer { lock.unlock() }
         // Pre-processing writes straight into the input tensor.
         try interpreter.withUnsafeMutableBytes(ofInputAt: 0) {
-            _ = try ImagePreprocessor.write(image, format: inputFormat, scaleMode: options.scaleMode, into: $0)
+            _ = try ImagePreprocessor.write(
+                image, format: inputFormat, region: region, scaleMode: options.scaleMode, into: $0)
         }
         try interpreter.invoke()
         let raw = try ImageLabeler.dequantize(try interpreter.output(at: 0))

@@ -3,6 +3,9 @@ import Foundation
 /// A label of a detected object (ML Kit's `ObjectLabel`): text, class index, confidence.
 public typealias ObjectLabel = ImageLabel
 
+/// ML Kit's name for a detected object.
+public typealias Object = DetectedObject
+
 /// An object a detector found (ML Kit's `Object`).
 public struct DetectedObject: Equatable, Sendable {
     /// Where the object is, in pixels of the upright image.

@@ -1,245 +1,121 @@
 import Foundation
 import OpenMLKit
-import TFLiteRuntime
 
-/// Finds objects with a detection model whose outputs are those of `TFLite_Detection_PostProcess`:
-/// boxes `[1, N, 4]`, classes `[1, N]`, scores `[1, N]` and a count `[1]`.
+/// Finds objects in images and video frames (ML Kit's `ObjectDetector`).
 ///
-/// The input size comes from the model's input tensor, the number of detections from its outputs,
-/// the box layout from the metadata (`BoundingBoxProperties`; default `ymin, xmin, ymax, xmax` in
-/// 0...1), and labels from `labelsPath`, the metadata's `TENSOR_VALUE_LABELS` file, or an AutoML
-/// manifest, or a `dict.txt` beside the model; an AutoML export's `tflite_metadata.json` beside the
-/// model (or ``ObjectDetectorOptions/autoMLMetadataPath``) names the output tensors, checks the
-/// input shape and caps the detections. Label files that start with a `background` or `???` line are shifted so that class
-/// *c* is named by line *c + 1*, as the exporters intend. The whole image is fitted to the input per
-/// ``ObjectDetectorOptions/scaleMode`` (stretched by default), and boxes are returned in the upright
-/// image's pixels.
+/// Three set-ups, chosen by the options:
+/// - ``CustomObjectDetectorOptions``: the built-in localizer (or a detection model) finds up to five
+///   objects, and a custom classifier labels each one (ML Kit's object detection with a custom model);
+/// - `ObjectDetectorOptions()`: the built-in localizer alone (objects without labels);
+/// - `ObjectDetectorOptions(localModel:)`: a detection model and its own classes (``DetectionModel``).
 ///
-/// Thread-safe: calls are serialised on an internal lock.
+/// In ``DetectorMode/stream`` mode every object gets a tracking ID that stays with it from frame to
+/// frame (``ObjectTracker``), and labels are smoothed over the object's track; call ``reset()``
+/// between unrelated streams. In ``DetectorMode/singleImage`` mode objects have no tracking ID.
+/// Frames are reported in the upright image's pixels.
+///
+/// Thread-safe: calls are serialised on an internal lock. For live video, feed frames through a
+/// ``FrameProcessor``, which drops frames that arrive while the detector is busy.
 public final class ObjectDetector: @unchecked Sendable {
-    /// The options the detector was created with.
-    public let options: ObjectDetectorOptions
-    /// The input format the model wants.
-    public let inputFormat: InputImageFormat
-    /// Class names by class index.
-    public let labels: LabelMap
-    /// The threshold in effect.
-    public let scoreThreshold: Float
-
-    private let interpreter: Interpreter
-    private let outputs: (boxes: Int, classes: Int, scores: Int, count: Int)
-    /// Position of left, top, right, bottom within each box.
-    private let boxIndex: [Int]
+    private let pipeline: Result<DetectionPipeline, Error>
     private let lock = NSLock()
-    /// The most objects the model may report (AutoML's `maxDetections`), if known.
-    public let maxDetections: Int?
-    /// State inputs (after the image) and the outputs fed back into them in stream mode.
-    let statePairs: [(input: Int, output: Int)]
 
-    /// ML Kit's factory spelling of ``init(options:)``.
+    /// ``DetectorMode/stream`` or ``DetectorMode/singleImage``.
+    public let mode: DetectorMode
+
+    /// ML Kit's factory for a detector with a custom classifier. As in ML Kit, it does not throw:
+    /// a problem with the options or models is reported by every ``results(in:)`` and
+    /// ``process(_:completion:)`` call. Use ``init(options:)-(CustomObjectDetectorOptions)`` to be
+    /// told at once.
+    public static func objectDetector(options: CustomObjectDetectorOptions) -> ObjectDetector {
+        ObjectDetector(pipeline: Result { try DetectionPipeline(options: options) }, mode: options.detectorMode)
+    }
+
+    /// The factory spelling of ``init(options:)-(ObjectDetectorOptions)``.
     public static func objectDetector(options: ObjectDetectorOptions) throws -> ObjectDetector {
         try ObjectDetector(options: options)
     }
 
-    /// Loads the model and works out its outputs, box layout, labels and threshold.
+    /// A detector with a custom classifier, its models loaded and checked now.
     ///
-    /// - Throws: model and metadata errors, and ``VisionError/unsupportedModel(detail:)`` when the
-    ///   outputs are not those of a detection post-process.
-    public init(options: ObjectDetectorOptions) throws {
-        self.options = options
-        let model = try Model(path: options.localModel.modelPath)
-        interpreter = try Interpreter(
-            model: model, options: options.threadCount.map { Interpreter.Options(threadCount: $0) })
-        try interpreter.allocateTensors()
-        let metadata = try model.readMetadata()?.subgraphs.first
-        let normalization = metadata?.inputTensors.first?.normalization.map {
-            NormalizationOptions(mean: $0.mean, std: $0.std)
-        }
-        inputFormat = try InputImageFormat(tensor: try interpreter.input(at: 0), normalization: normalization)
-
-        let modelFolder = URL(fileURLWithPath: options.localModel.modelPath).deletingLastPathComponent()
-        let automlPath =
-            options.autoMLMetadataPath
-            ?? [modelFolder.appendingPathComponent("tflite_metadata.json").path].first {
-                FileManager.default.fileExists(atPath: $0)
-            }
-        let automl = try automlPath.map { try AutoMLDetectorMetadata(contentsOfFile: $0) }
-        if let shape = automl?.inputShape {
-            let actual = try interpreter.input(at: 0).shape.dimensions
-            guard shape == actual else {
-                throw VisionError.unsupportedModel(
-                    detail: "AutoML metadata gives input shape \(shape), the model has \(actual)")
-            }
-        }
-        maxDetections = automl?.maxDetections
-
-        var boxes: Int?
-        var count: Int?
-        var lists = [Int]()
-        for i in 0..<interpreter.outputTensorCount {
-            let dims = try interpreter.output(at: i).shape.dimensions
-            if dims.count == 3, dims.last == 4 {
-                boxes = i
-            } else if dims.count == 2 {
-                lists.append(i)
-            } else if dims.reduce(1, *) == 1 {
-                count = i
-            }
-        }
-        guard var boxes, var count, lists.count == 2 else {
-            throw VisionError.unsupportedModel(
-                detail:
-                    "outputs are not boxes [1, N, 4], classes [1, N], scores [1, N] and count [1] (TFLite_Detection_PostProcess)"
-            )
-        }
-        // Classes before scores (the post-process order) unless the metadata names them.
-        var classes = lists[0]
-        var scores = lists[1]
-        if let tensors = metadata?.outputTensors, tensors.count == interpreter.outputTensorCount,
-            tensors[lists[1]].labelFile(.tensorValueLabels) != nil
-                || tensors[lists[0]].name?.lowercased().contains("score") == true
-        {
-            (classes, scores) = (lists[1], lists[0])
-        }
-        // AutoML's JSON names the tensor of each role; it wins over the guesses above.
-        if let automl {
-            var names = [String]()
-            for i in 0..<interpreter.outputTensorCount { names.append(try interpreter.output(at: i).name) }
-            func index(_ role: String) -> Int? { automl.tensorName(for: role).flatMap { names.firstIndex(of: $0) } }
-            if let b = index("bounding_boxes"), let c = index("class_labels"), let s = index("class_confidences"),
-                let n = index("num_of_boxes"), Set([b, c, s, n]) == Set([boxes, count] + lists)
-            {
-                (boxes, count, classes, scores) = (b, n, c, s)
-            }
-        }
-        outputs = (boxes, classes, scores, count)
-        // Extra inputs (LSTM state) are fed from the extra outputs of the same shape, in order.
-        let extraOutputs = (0..<interpreter.outputTensorCount).filter { ![boxes, classes, scores, count].contains($0) }
-        var pairs = [(input: Int, output: Int)]()
-        var unused = extraOutputs
-        for i in 1..<max(1, interpreter.inputTensorCount) {
-            let tensor = try interpreter.input(at: i)
-            var match: Int?
-            for o in unused {
-                let candidate = try interpreter.output(at: o)
-                if candidate.shape == tensor.shape && candidate.dataType == tensor.dataType {
-                    match = o
-                    break
-                }
-            }
-            if let match {
-                pairs.append((i, match))
-                unused.removeAll { $0 == match }
-            }
-        }
-        statePairs = pairs
-        var index = [1, 0, 3, 2]
-        if let tensors = metadata?.outputTensors, boxes < tensors.count,
-            case .boundingBox(let order, let type, let coordinates)? = tensors[boxes].content
-        {
-            guard type == .boundaries || type == .unknown, coordinates == .ratio else {
-                throw VisionError.unsupportedModel(detail: "only BOUNDARIES boxes in RATIO coordinates are supported")
-            }
-            if order.count == 4, Set(order) == [0, 1, 2, 3] { index = order }
-        }
-        boxIndex = index
-        let valueLabels =
-            metadata?.outputTensors.count == interpreter.outputTensorCount
-            ? metadata?.outputTensors[classes] : nil
-        scoreThreshold =
-            options.scoreThreshold ?? metadata?.outputTensors.compactMap(\.scoreThreshold).first
-            ?? ObjectDetectorOptions.defaultScoreThreshold
-        labels = try ObjectDetector.loadLabels(
-            options: options, model: model, classesMetadata: valueLabels,
-            sibling: modelFolder.appendingPathComponent("dict.txt").path)
-        try resetStateLocked()
+    /// - Throws: ``VisionError/invalidOptions(detail:)`` for out-of-range options,
+    ///   ``VisionError/unsupportedModel(detail:)`` when the classifier's input or output does not
+    ///   fit (not `[1, height, width, 3]`, float input without normalisation metadata, not a score
+    ///   per class), model errors, and ``ModelDownloadError/notDownloaded(_:)`` for a remote
+    ///   classifier that is not downloaded.
+    public convenience init(options: CustomObjectDetectorOptions) throws {
+        self.init(pipeline: .success(try DetectionPipeline(options: options)), mode: options.detectorMode)
     }
 
-    static func loadLabels(
-        options: ObjectDetectorOptions, model: Model, classesMetadata: TensorMetadata?, sibling: String
-    ) throws -> LabelMap {
-        var map: LabelMap
-        if let path = options.labelsPath {
-            map = try LabelMap(contentsOfFile: path)
-        } else if let file = classesMetadata?.labelFile(.tensorValueLabels, locale: "en") {
-            map = try LabelMap(data: try model.associatedFile(named: file.name), source: file.name)
-        } else if let manifest = options.localModel.manifestPath,
-            let object = try? JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: manifest))),
-            let file = (object as? [String: Any])?["labelsFile"] as? String, !file.contains("..")
-        {
-            map = try LabelMap(
-                contentsOfFile: URL(fileURLWithPath: manifest).deletingLastPathComponent().appendingPathComponent(file)
-                    .path)
-        } else if FileManager.default.fileExists(atPath: sibling) {
-            map = try LabelMap(contentsOfFile: sibling)
-        } else {
-            return LabelMap(labels: [:])
-        }
-        // A leading background line, or ids starting at 1 (a label_map.pbtxt), reserve class 0 for the
-        // background that the post-process drops: class c is then label c + 1.
-        if ["background", "???"].contains(map[0].lowercased()) || (map.labels[0] == nil && map.labels[1] != nil) {
-            map = map.shifted(by: 1)
-        }
-        return map
+    /// A detector running a detection model, or the built-in localizer when the options have none.
+    ///
+    /// - Throws: model and metadata errors, ``VisionError/unsupportedModel(detail:)`` when the
+    ///   model's outputs are not those of a detection post-process.
+    public convenience init(options: ObjectDetectorOptions) throws {
+        self.init(pipeline: .success(try DetectionPipeline(options: options)), mode: options.detectorMode)
     }
 
-    /// The objects in `image`, best first, with frames in the upright image's pixels.
+    private init(pipeline: Result<DetectionPipeline, Error>, mode: DetectorMode) {
+        self.pipeline = pipeline
+        self.mode = mode
+    }
+
+    /// The detection model, for `ObjectDetectorOptions(localModel:)` detectors (its input format,
+    /// labels and threshold); nil otherwise.
+    public var detectionModel: DetectionModel? {
+        guard case .success(let pipeline) = pipeline else { return nil }
+        if case .labelledModel(let model) = pipeline.source { return model }
+        return pipeline.source.localizer as? DetectionModel
+    }
+
+    /// The custom classifier when classification is enabled; nil otherwise.
+    public var classifier: ImageLabeler? { try? pipeline.get().classifier }
+
+    /// The objects in `image` (ML Kit's synchronous `results(in:)`), most prominent first; in stream
+    /// mode, with tracking IDs, treating `image` as the next frame.
     ///
-    /// - Throws: ``VisionError`` for unusable images, ``InterpreterError`` when inference fails.
+    /// - Throws: the error that made the detector unusable (see ``objectDetector(options:)-(CustomObjectDetectorOptions)``),
+    ///   ``VisionError`` for unusable images, ``InterpreterError`` when inference fails.
     public func results(in image: VisionImage) throws -> [DetectedObject] {
+        let pipeline = try self.pipeline.get()
         lock.lock()
         defer { lock.unlock() }
-        // Pre-processing writes straight into the input tensor.
-        let mapping = try interpreter.withUnsafeMutableBytes(ofInputAt: 0) {
-            try ImagePreprocessor.write(image, format: inputFormat, scaleMode: options.scaleMode, into: $0)
-        }
-        if options.detectorMode == .singleImage { try resetStateLocked() }
-        try interpreter.invoke()
-        for pair in statePairs where options.detectorMode == .stream {
-            try interpreter.copy(try interpreter.output(at: pair.output).data, toInputAt: pair.input)
-        }
-        let boxes = try ImageLabeler.dequantize(try interpreter.output(at: outputs.boxes))
-        let classes = try ImageLabeler.dequantize(try interpreter.output(at: outputs.classes))
-        let scores = try ImageLabeler.dequantize(try interpreter.output(at: outputs.scores))
-        let reported = try ImageLabeler.dequantize(try interpreter.output(at: outputs.count)).first ?? 0
-        let available = min(scores.count, classes.count, boxes.count / 4)
-        let count = reported.isFinite ? min(max(Int(reported), 0), available, maxDetections ?? available) : 0
-        var objects = [DetectedObject]()
-        for i in 0..<count where scores[i] >= scoreThreshold && scores[i].isFinite {
-            let b = boxes[(4 * i)..<(4 * i + 4)].map(Double.init)
-            let (left, top, right, bottom) = (b[boxIndex[0]], b[boxIndex[1]], b[boxIndex[2]], b[boxIndex[3]])
-            guard [left, top, right, bottom].allSatisfy(\.isFinite) else { continue }
-            let frame = mapping.imageRect(normalizedLeft: left, top: top, right: right, bottom: bottom)
-            let index = classes[i].isFinite ? Int(classes[i].rounded()) : -1
-            objects.append(
-                DetectedObject(
-                    frame: frame, labels: [ObjectLabel(text: labels[index], index: index, confidence: scores[i])]))
-        }
-        objects.sort { $0.labels[0].confidence > $1.labels[0].confidence }
-        if let limit = options.maxResultCount { objects = Array(objects.prefix(max(0, limit))) }
-        return objects
+        return try pipeline.results(in: image)
     }
 
-    /// Sets a stateful model's state inputs back to zeros (the start of a new stream).
-    public func resetState() throws {
+    /// Starts a new stream: tracks are forgotten (their IDs are never reused) and a stateful
+    /// model's state is zeroed.
+    public func reset() throws {
+        let pipeline = try self.pipeline.get()
         lock.lock()
         defer { lock.unlock() }
-        try resetStateLocked()
+        try pipeline.reset()
     }
 
-    private func resetStateLocked() throws {
-        for pair in statePairs {
-            let tensor = try interpreter.input(at: pair.input)
-            try interpreter.copy(Data(count: tensor.data.count), toInputAt: pair.input)
-        }
-    }
-
-    /// Runs ``results(in:)`` and hands the result to `completion` (ML Kit's asynchronous spelling;
-    /// here it runs on a global queue).
+    /// Runs ``results(in:)`` on a global queue and hands the result to `completion` (ML Kit's
+    /// asynchronous `process(_:completion:)`).
     public func process(_ image: VisionImage, completion: @escaping @Sendable ([DetectedObject]?, Error?) -> Void) {
         nonisolated(unsafe) let image = image
         DispatchQueue.global().async {
             do { completion(try self.results(in: image), nil) } catch { completion(nil, error) }
         }
+    }
+
+    /// The objects in `image`, computed off the caller's task (ML Kit's `async` `process`).
+    public func process(_ image: VisionImage) async throws -> [DetectedObject] {
+        nonisolated(unsafe) let image = image
+        return try await withCheckedThrowingContinuation { continuation in
+            process(image) { objects, error in
+                if let objects { continuation.resume(returning: objects) } else { continuation.resume(throwing: error!) }
+            }
+        }
+    }
+}
+
+extension DetectionPipeline.Source {
+    /// The localizer, for class-agnostic sources.
+    var localizer: ObjectLocalizer? {
+        if case .localizer(let localizer) = self { return localizer }
+        return nil
     }
 }

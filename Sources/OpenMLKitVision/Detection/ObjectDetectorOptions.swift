@@ -1,14 +1,21 @@
 import OpenMLKit
 
-/// Options of an ``ObjectDetector`` running a detection model (standing in for ML Kit's built-in
-/// detector, so that `ObjectDetectorOptions` keeps its ML Kit meaning) that ends in
-/// `TFLite_Detection_PostProcess` (SSD, EfficientDet-Lite, AutoML Vision Edge exports).
+/// Options of an ``ObjectDetector`` without a custom classifier (ML Kit's `ObjectDetectorOptions`).
+///
+/// `ObjectDetectorOptions()` uses the built-in localizer (``SaliencyLocalizer``): class-agnostic
+/// objects, no labels, as ML Kit's default detector without coarse classification.
+/// `ObjectDetectorOptions(localModel:)` runs a detection model that ends in
+/// `TFLite_Detection_PostProcess` (SSD, EfficientDet-Lite, AutoML Vision Edge exports) and labels
+/// objects with the model's classes. In ``DetectorMode/stream`` mode (the default) objects get
+/// tracking IDs.
 public final class ObjectDetectorOptions {
-    /// The detection model.
-    public let localModel: CustomLocalModel
-    /// Minimum score of returned objects; nil: the metadata's score threshold, else 0.5.
+    /// The detection model; nil: the built-in localizer.
+    public let localModel: CustomLocalModel?
+    /// Minimum score of returned objects; nil: the metadata's score threshold, else 0.5 (a model),
+    /// or the built-in localizer's own threshold.
     public var scoreThreshold: Float?
-    /// The most objects returned (nil: as many as the model reports).
+    /// The most objects returned (nil: as many as the model reports; 5 for the built-in localizer,
+    /// ML Kit's maximum).
     public var maxResultCount: Int?
     /// A labels file to use instead of the labels packed with the model. When neither this nor the
     /// model gives labels, a `dict.txt` beside the model (an AutoML export) is used.
@@ -17,9 +24,9 @@ public final class ObjectDetectorOptions {
     public var autoMLMetadataPath: String?
     /// How the image is fitted to the model's input (default: stretched, as ML Kit does).
     public var scaleMode: ScaleMode = .stretch
-    /// ``DetectorMode/stream`` (ML Kit's default) feeds a stateful model's state outputs back as
-    /// its state inputs from call to call; ``DetectorMode/singleImage`` starts every call from zeros.
-    /// Models without state inputs behave the same in both modes. No tracking IDs are assigned yet.
+    /// ``DetectorMode/stream`` (ML Kit's default) treats calls as frames of one video: objects get
+    /// tracking IDs, and a stateful model's state outputs are fed back as its state inputs.
+    /// ``DetectorMode/singleImage`` gives no tracking IDs and starts every call from zero state.
     public var detectorMode: DetectorMode = .stream
     /// Interpreter threads (nil: the runtime's default).
     public var threadCount: Int?
@@ -27,9 +34,14 @@ public final class ObjectDetectorOptions {
     /// The default threshold when neither the options nor the metadata give one.
     public static let defaultScoreThreshold: Float = 0.5
 
-    /// Options for `localModel`.
+    /// Options for the detection model `localModel`.
     public init(localModel: CustomLocalModel) {
         self.localModel = localModel
+    }
+
+    /// Options for the built-in localizer (no model).
+    public init() {
+        self.localModel = nil
     }
 }
 

@@ -74,23 +74,27 @@ public struct AnnotatedImage {
         }
     }
 
-    /// Draws every object's frame and its best label with the confidence.
+    /// Draws every object's frame with its tracking ID (`#7`, when it has one) and its best label
+    /// with the confidence. Tracked objects are coloured by ID, others by class.
     public mutating func draw(_ objects: [DetectedObject]) {
         let thickness = max(2, min(width, height) / 200)
         let scale = max(1, min(width, height) / 300)
         for object in objects {
             let label = object.labels.first
-            let color = AnnotatedImage.color(for: label?.index ?? 0)
+            let color = AnnotatedImage.color(for: object.trackingID ?? label?.index ?? 0)
             drawRect(object.frame, color: color, thickness: thickness)
+            var parts = [String]()
+            if let id = object.trackingID { parts.append("#\(id)") }
             if let label {
                 let name = label.text.isEmpty ? "class \(label.index)" : label.text
-                let text = "\(name) \(Int((label.confidence * 100).rounded()))%"
-                let textHeight = (BitmapFont.height + 2) * scale
-                let above = Int(object.frame.minY) - textHeight
-                drawText(
-                    text, x: Int(object.frame.minX), y: above >= 0 ? above : Int(object.frame.minY), scale: scale,
-                    background: color)
+                parts.append("\(name) \(Int((label.confidence * 100).rounded()))%")
             }
+            guard !parts.isEmpty else { continue }
+            let textHeight = (BitmapFont.height + 2) * scale
+            let above = Int(object.frame.minY) - textHeight
+            drawText(
+                parts.joined(separator: " "), x: Int(object.frame.minX),
+                y: above >= 0 ? above : Int(object.frame.minY), scale: scale, background: color)
         }
     }
 

@@ -1,4 +1,4 @@
 import ArgumentParser
 
-/// The vision subcommands (`classify`, `detect`), registered by `MLKitCommand`.
-let visionSubcommands: [any ParsableCommand.Type] = [ClassifyCommand.self, DetectCommand.self]
+/// The vision subcommands (`classify`, `detect`, `track`), registered by `MLKitCommand`.
+let visionSubcommands: [any ParsableCommand.Type] = [ClassifyCommand.self, DetectCommand.self, TrackCommand.self]

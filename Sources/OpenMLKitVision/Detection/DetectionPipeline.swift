@@ -1,0 +1,140 @@
+import Foundation
+import OpenMLKit
+
+/// The stages behind an ``ObjectDetector``: localize, classify each object's crop, track.
+///
+/// Built once from the options; not thread-safe (the detector serialises calls).
+final class DetectionPipeline {
+    /// Where objects come from.
+    enum Source {
+        /// Class-agnostic regions (the built-in localizer, or a detection model in front of a classifier).
+        case localizer(ObjectLocalizer)
+        /// A detection model whose own classes label the objects.
+        case labelledModel(DetectionModel)
+    }
+
+    let source: Source
+    let mode: DetectorMode
+    /// The custom classifier (classification enabled).
+    let classifier: ImageLabeler?
+    /// The most objects per image.
+    let maxObjects: Int
+    /// The most labels per object, and their minimum confidence, when classifying.
+    let maxLabels: Int
+    let labelThreshold: Float
+    /// Minimum localizer score of a region (nil: whatever the localizer returns).
+    let regionThreshold: Float?
+    /// Assigns tracking IDs in stream mode.
+    let tracker: ObjectTracker?
+
+    /// How many raw labels a track's smoothing keeps per frame: enough that a class just below the
+    /// cut can still rise into the reported ones.
+    private var smoothingDepth: Int { max(20, 2 * maxLabels) }
+
+    /// A pipeline for a detection model or the built-in localizer, labelled by the model (if any).
+    init(options: ObjectDetectorOptions) throws {
+        if options.localModel != nil {
+            let model = try DetectionModel(options: options)
+            source = .labelledModel(model)
+            regionThreshold = nil
+            maxObjects = options.maxResultCount ?? Int.max
+        } else {
+            source = .localizer(SaliencyLocalizer())
+            regionThreshold = options.scoreThreshold
+            maxObjects = options.maxResultCount ?? CustomObjectDetectorOptions.maximumObjectCount
+        }
+        guard maxObjects >= 0 else {
+            throw VisionError.invalidOptions(detail: "maxResultCount must not be negative, got \(maxObjects)")
+        }
+        mode = options.detectorMode
+        classifier = nil
+        maxLabels = Int.max
+        labelThreshold = 0
+        tracker = options.detectorMode == .stream ? ObjectTracker() : nil
+    }
+
+    /// A pipeline that localizes class-agnostic objects and classifies them with a custom model.
+    init(options: CustomObjectDetectorOptions) throws {
+        try options.validate()
+        let threshold = try options.checkedConfidenceThreshold()
+        if let detector = options.detectorModel {
+            let detection = ObjectDetectorOptions(localModel: detector)
+            detection.detectorMode = options.detectorMode
+            detection.threadCount = options.threadCount
+            source = .localizer(try DetectionModel(options: detection))
+        } else {
+            source = .localizer(SaliencyLocalizer(configuration: options.localizerConfiguration))
+        }
+        // The classifier is loaded and checked even with classification off, so that a wrong model
+        // is reported when the detector is created rather than when classification is turned on.
+        let model = try options.classifierModel()
+        let labelerOptions = CustomImageLabelerOptions(localModel: model)
+        labelerOptions.confidenceThreshold = threshold
+        labelerOptions.maxResultCount = options.maxPerObjectLabelCount
+        labelerOptions.labelsPath = options.labelsPath
+        labelerOptions.threadCount = options.threadCount
+        let labeler = try ImageLabeler(options: labelerOptions)
+        try CustomObjectDetectorOptions.checkCompatibility(of: labeler, path: model.modelPath)
+        classifier = options.shouldEnableClassification ? labeler : nil
+        labelThreshold = labeler.confidenceThreshold
+        maxLabels = options.maxPerObjectLabelCount
+        maxObjects = options.shouldEnableMultipleObjects ? CustomObjectDetectorOptions.maximumObjectCount : 1
+        regionThreshold = nil
+        mode = options.detectorMode
+        tracker = options.detectorMode == .stream ? ObjectTracker(configuration: options.trackerConfiguration) : nil
+    }
+
+    /// The objects in `image`: most prominent first in single-image mode, with tracking IDs (and
+    /// labels smoothed over each track) in stream mode.
+    func results(in image: VisionImage) throws -> [DetectedObject] {
+        let bounds = CGRect(x: 0, y: 0, width: image.width, height: image.height)
+        var found: [(frame: CGRect, score: Float, labels: [ObjectLabel])]
+        switch source {
+        case .labelledModel(let model):
+            found = try model.results(in: image).prefix(maxObjects).map {
+                ($0.frame, $0.labels.first?.confidence ?? 0, $0.labels)
+            }
+        case .localizer(let localizer):
+            found = try localizer.regions(in: image, maxCount: maxObjects)
+                .filter { $0.score >= (regionThreshold ?? -.infinity) }
+                .map { ($0.frame.intersection(bounds), $0.score, []) }
+                .filter { !$0.frame.isNull && $0.frame.width > 0 && $0.frame.height > 0 }
+        }
+        if let classifier {
+            for i in found.indices {
+                let scores = try classifier.scores(in: image, region: found[i].frame)
+                let depth = tracker == nil ? maxLabels : smoothingDepth
+                found[i].labels = classifier.ranked(scores, threshold: tracker == nil ? labelThreshold : 0, limit: depth)
+            }
+        }
+        guard let tracker else {
+            return found.map { DetectedObject(frame: $0.frame, trackingID: nil, labels: $0.labels) }
+        }
+        let observations = found.map {
+            TrackerObservation(
+                frame: $0.frame, score: $0.score, appearance: try? AppearanceDescriptor(image: image, region: $0.frame))
+        }
+        let assignments = tracker.update(observations, imageSize: bounds.size)
+        return assignments.map { assignment in
+            var labels = found[assignment.observationIndex].labels
+            if classifier != nil {
+                labels = tracker.smoothedLabels(labels, forTrack: assignment.trackingID)
+                    .filter { $0.confidence >= labelThreshold }
+                labels = Array(labels.prefix(maxLabels))
+            }
+            return DetectedObject(
+                frame: assignment.frame.intersection(bounds).isNull ? found[assignment.observationIndex].frame
+                    : assignment.frame.intersection(bounds),
+                trackingID: assignment.trackingID, labels: labels)
+        }
+    }
+
+    /// Starts a new stream: forgets tracks (IDs are not reused) and zeroes a model's state.
+    func reset() throws {
+        tracker?.reset()
+        switch source {
+        case .labelledModel(let model): try model.resetState()
+        case .localizer(let localizer): try (localizer as? DetectionModel)?.resetState()
+        }
+    }
+}

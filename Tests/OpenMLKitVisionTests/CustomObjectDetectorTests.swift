@@ -1,0 +1,266 @@
+import Foundation
+import OpenMLKit
+import Testing
+
+@testable import OpenMLKitVision
+
+/// ML Kit's object detection with a custom classifier (seed 004), on real photos and the sample
+/// classifier of ML Kit's object detection samples (631 classes, metadata threshold 0.35).
+@Suite("Object detector with a custom classifier", .enabled(if: TestImages.hasShared, "../shared is not beside the checkout"))
+struct CustomObjectDetectorTests {
+    static let labeler = TestImages.models.appendingPathComponent("mlkit_object_labeler.tflite").path
+
+    func photo(_ name: String) throws -> VisionImage {
+        try VisionImage(contentsOfFile: TestImages.images.appendingPathComponent(name).path)
+    }
+
+    func options(
+        _ mode: DetectorMode = .singleImage, classify: Bool = true, multiple: Bool = false,
+        model: String = CustomObjectDetectorTests.labeler
+    ) -> CustomObjectDetectorOptions {
+        let options = CustomObjectDetectorOptions(localModel: LocalModel(path: model))
+        options.detectorMode = mode
+        options.shouldEnableClassification = classify
+        options.shouldEnableMultipleObjects = multiple
+        return options
+    }
+
+    /// `image` cropped to `rect` without copying (a view into the same bytes).
+    func crop(_ image: VisionImage, _ rect: (x: Int, y: Int, width: Int, height: Int)) throws -> VisionImage {
+        let buffer = image.buffer
+        let bytesPerPixel = buffer.format == .rgb8 ? 3 : 4
+        precondition(buffer.format == .rgb8 || buffer.format == .rgba8, "test photos decode to RGB(A)")
+        let plane = buffer.planes[0]
+        return VisionImage(
+            buffer: try PixelBuffer(
+                bytes: buffer.bytes, width: rect.width, height: rect.height, format: buffer.format,
+                planes: [.init(offset: plane.offset + rect.y * plane.bytesPerRow + rect.x * bytesPerPixel, bytesPerRow: plane.bytesPerRow)]))
+    }
+
+    @Test("Defaults are ML Kit's: stream mode, one object, no classification, metadata threshold, 10 labels")
+    func defaults() throws {
+        let options = CustomObjectDetectorOptions(localModel: LocalModel(path: Self.labeler))
+        #expect(options.detectorMode == .stream)
+        #expect(!options.shouldEnableMultipleObjects && !options.shouldEnableClassification)
+        #expect(options.classificationConfidenceThreshold == nil && options.maxPerObjectLabelCount == 10)
+        options.shouldEnableClassification = true
+        let detector = try ObjectDetector(options: options)
+        #expect(detector.classifier?.confidenceThreshold == 0.35)  // from the model's metadata
+        let bird = try ObjectDetector(
+            options: self.options(model: TestImages.models.appendingPathComponent("mlkit_bird_classifier.tflite").path))
+        #expect(bird.classifier?.confidenceThreshold == 0.3)
+        let noThreshold = try ObjectDetector(
+            options: self.options(model: TestImages.models.appendingPathComponent("mobilenet_v2_1.0_224_quant.tflite").path))
+        #expect(noThreshold.classifier?.confidenceThreshold == 0)
+    }
+
+    @Test("Single-image mode: one object, no tracking ID, labels ranked, within the threshold and the count")
+    func singleImage() throws {
+        let detector = try ObjectDetector(options: options())
+        let image = try photo("cat.bmp")
+        let objects = try detector.results(in: image)
+        let object = try #require(objects.first)
+        #expect(objects.count == 1)
+        #expect(object.trackingID == nil)
+        #expect(!object.labels.isEmpty && object.labels.count <= 10)
+        #expect(object.labels.allSatisfy { $0.confidence >= 0.35 && !$0.text.isEmpty })
+        #expect(zip(object.labels, object.labels.dropFirst()).allSatisfy { $0.confidence >= $1.confidence })
+        #expect(object.frame.minX >= 0 && object.frame.maxX <= Double(image.width))
+        #expect(object.frame.minY >= 0 && object.frame.maxY <= Double(image.height))
+        // The labels are the classifier's on the object's crop.
+        let crop = try #require(detector.classifier).results(in: image, region: object.frame)
+        #expect(crop == object.labels)
+        // Again: single-image mode has no state, so the same answer.
+        #expect(try detector.results(in: image) == objects)
+    }
+
+    @Test("maxPerObjectLabelCount and classificationConfidenceThreshold are honoured in both modes")
+    func labelOptions() throws {
+        let image = try photo("cat.bmp")
+        for mode in [DetectorMode.singleImage, .stream] {
+            let three = options(mode)
+            three.maxPerObjectLabelCount = 3
+            three.classificationConfidenceThreshold = 0
+            let labels = try #require(try ObjectDetector(options: three).results(in: image).first).labels
+            #expect(labels.count == 3, "\(mode)")  // 631 classes, threshold 0: always 3
+            let all = options(mode)
+            all.classificationConfidenceThreshold = 0
+            #expect(try ObjectDetector(options: all).results(in: image).first?.labels.count == 10, "\(mode)")
+            let strict = options(mode)
+            strict.classificationConfidenceThreshold = NSNumber(value: 0.9)
+            let kept = try #require(try ObjectDetector(options: strict).results(in: image).first).labels
+            #expect(kept.allSatisfy { $0.confidence >= 0.9 }, "\(mode)")
+            let none = options(mode)
+            none.classificationConfidenceThreshold = 1  // sigmoid scores of 1.0 are not expected on a photo
+            #expect(try ObjectDetector(options: none).results(in: image).first?.labels.allSatisfy { $0.confidence >= 1 } == true)
+        }
+    }
+
+    @Test("Classification off: objects without labels, in both modes")
+    func classificationOff() throws {
+        for mode in [DetectorMode.singleImage, .stream] {
+            let detector = try ObjectDetector(options: options(mode, classify: false))
+            #expect(detector.classifier == nil)
+            let objects = try detector.results(in: try photo("cat.bmp"))
+            #expect(objects.count == 1 && objects.allSatisfy(\.labels.isEmpty), "\(mode)")
+            #expect(objects.allSatisfy { ($0.trackingID != nil) == (mode == .stream) }, "\(mode)")
+        }
+    }
+
+    @Test("shouldEnableMultipleObjects: up to five objects, else exactly the most prominent one")
+    func multipleObjects() throws {
+        let image = try photo("multi_objects.jpg")
+        for mode in [DetectorMode.singleImage, .stream] {
+            let many = try ObjectDetector(options: options(mode, multiple: true)).results(in: image)
+            #expect(many.count >= 2 && many.count <= 5, "\(mode): \(many.count)")
+            let one = try ObjectDetector(options: options(mode, multiple: false)).results(in: image)
+            #expect(one.count == 1, "\(mode)")
+            if mode == .stream { #expect(Set(many.compactMap(\.trackingID)).count == many.count) }
+        }
+    }
+
+    @Test("Out-of-range options are refused with ML Kit's kind of message, at creation or at first use")
+    func invalidOptions() throws {
+        for value in [-0.01, 1.01, Double.nan] {
+            let bad = options()
+            bad.classificationConfidenceThreshold = NSNumber(value: value)
+            #expect(throws: VisionError.self) { try ObjectDetector(options: bad) }
+            // ML Kit's factory does not throw; the error comes with the results.
+            let detector = ObjectDetector.objectDetector(options: bad)
+            do {
+                _ = try detector.results(in: try photo("cat.bmp"))
+                Issue.record("threshold \(value) was accepted")
+            } catch let error as VisionError {
+                guard case .invalidOptions(let detail) = error else {
+                    Issue.record("unexpected \(error)")
+                    continue
+                }
+                #expect(detail.contains("classificationConfidenceThreshold"))
+            }
+        }
+        let noLabels = options()
+        noLabels.maxPerObjectLabelCount = 0
+        #expect(throws: VisionError.invalidOptions(detail: "maxPerObjectLabelCount must be at least 1, got 0")) {
+            try ObjectDetector(options: noLabels)
+        }
+    }
+
+    @Test("Classifiers that cannot classify crops are refused: float input without normalisation, gray input, not a score per class")
+    func incompatibleClassifiers() throws {
+        func message(_ name: String) -> String? {
+            do {
+                _ = try ObjectDetector(options: options(model: TestImages.models.appendingPathComponent(name).path))
+                return nil
+            } catch let error as VisionError {
+                if case .unsupportedModel(let detail) = error { return detail }
+                return "\(error)"
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(message("cup_model.tflite")?.contains("NormalizationOptions") == true)
+        #expect(message("stop_sign_int8.tflite")?.contains("RGB") == true)
+        #expect(message("automl_od_salad_320.tflite")?.contains("score per class") == true)
+        #expect(message("no_such_model.tflite") != nil)
+        #expect(message("mobilenet_v1_0.25_224_float_metadata.tflite") == nil)  // float with normalisation: fine
+    }
+
+    @Test("Stream mode: one tracking ID for a still object and for a camera pan; reset() never reuses an ID")
+    func streamIdentifiers() throws {
+        let detector = try ObjectDetector(options: options(.stream))
+        let image = try photo("cat.bmp")
+        var ids = Set<Int>()
+        for _ in 0..<4 {
+            let objects = try detector.results(in: image)
+            #expect(objects.count == 1 && !objects[0].labels.isEmpty)
+            ids.formUnion(objects.compactMap(\.trackingID))
+        }
+        #expect(ids.count == 1)
+        // A pan: a 400×280 window sliding 8 px per frame across the 512×341 photo.
+        try detector.reset()
+        var panIDs = Set<Int>()
+        for step in 0..<12 {
+            let frame = try crop(image, (x: step * 8, y: step * 4, width: 400, height: 280))
+            let objects = try detector.results(in: frame)
+            #expect(objects.count == 1, "frame \(step)")
+            panIDs.formUnion(objects.compactMap(\.trackingID))
+        }
+        #expect(panIDs.count == 1, "IDs over the pan: \(panIDs.sorted())")
+        #expect(panIDs.isDisjoint(with: ids), "an ID was reused after reset()")
+        #expect((panIDs.min() ?? 0) > (ids.max() ?? 0))
+    }
+
+    @Test("A detection model can stand in for the built-in localizer; the classifier labels its objects")
+    func detectionModelLocalizer() throws {
+        let custom = options(multiple: true)
+        custom.detectorModel = CustomLocalModel(
+            modelPath: TestImages.models.appendingPathComponent("coco_ssd_mobilenet_v1_1.0_quant_2018_06_29_metadata.tflite").path)
+        let objects = try ObjectDetector(options: custom).results(in: try photo("cats_and_dogs.jpg"))
+        #expect(objects.count >= 2 && objects.count <= 5)
+        let names = Set(objects.compactMap { $0.labels.first?.text })
+        // The object labeler's names, not COCO's ("cat", "dog").
+        #expect(!names.isEmpty && names.isDisjoint(with: ["cat", "dog"]), "\(names)")
+    }
+
+    @Test("The built-in localizer alone (ObjectDetectorOptions()): unlabelled objects, IDs in stream mode only")
+    func builtInOnly() throws {
+        let single = ObjectDetectorOptions()
+        single.detectorMode = .singleImage
+        let objects = try ObjectDetector(options: single).results(in: try photo("multi_objects.jpg"))
+        #expect(!objects.isEmpty && objects.count <= 5)
+        #expect(objects.allSatisfy { $0.labels.isEmpty && $0.trackingID == nil })
+        let stream = try ObjectDetector(options: ObjectDetectorOptions()).results(in: try photo("multi_objects.jpg"))
+        #expect(stream.count == objects.count && stream.allSatisfy { $0.trackingID != nil })
+    }
+
+    @Test("The asynchronous spellings give the synchronous results")
+    func asynchronous() async throws {
+        let detector = ObjectDetector.objectDetector(options: options())
+        let image = try photo("bird.jpg")
+        let expected = try detector.results(in: image)
+        #expect(try await detector.process(image) == expected)
+        nonisolated(unsafe) let shared = image
+        let viaCompletion: [DetectedObject] = try await withCheckedThrowingContinuation { continuation in
+            detector.process(shared) { objects, error in
+                if let objects { continuation.resume(returning: objects) } else { continuation.resume(throwing: error!) }
+            }
+        }
+        #expect(viaCompletion == expected)
+    }
+
+    @Test("A frame processor drops frames that arrive while the detector is busy and reports the frame rate")
+    func frameProcessor() throws {
+        let detector = try ObjectDetector(options: options(.stream))
+        let image = try photo("cat.bmp")
+        let seen = Locked<[Int]>([])
+        let processor = FrameProcessor(detector: detector) { result in
+            #expect(result.error == nil)
+            seen.mutate { $0.append(result.frameIndex) }
+        }
+        // Ten frames offered at once: the first is taken, the rest arrive while it is being processed.
+        let accepted = (0..<10).map { _ in processor.submit(image) }
+        processor.waitUntilIdle()
+        #expect(accepted.first == true)
+        #expect(accepted.dropFirst().contains(false))
+        // Then frames offered only when the processor is idle are all taken.
+        for _ in 0..<3 {
+            #expect(processor.submit(image))
+            processor.waitUntilIdle()
+        }
+        let statistics = processor.statistics
+        #expect(statistics.submitted == 13)
+        #expect(statistics.processed + statistics.dropped == 13)
+        #expect(statistics.processed == seen.value.count && statistics.failed == 0)
+        #expect(seen.value == seen.value.sorted() && seen.value.first == 0 && seen.value.suffix(3) == [10, 11, 12])
+        #expect(statistics.framesPerSecond > 0 && statistics.meanLatency > 0)
+    }
+}
+
+/// A value shared with callbacks on other threads.
+final class Locked<Value>: @unchecked Sendable {
+    private var stored: Value
+    private let lock = NSLock()
+    init(_ value: Value) { stored = value }
+    var value: Value { lock.withLock { stored } }
+    func mutate(_ body: (inout Value) -> Void) { lock.withLock { body(&stored) } }
+}
