@@ -79,7 +79,7 @@ let package = Package(
         ),
         .testTarget(
             name: "OpenMLKitTests",
-            dependencies: ["OpenMLKit", "TFLiteRuntime", "ModelHub"],
+            dependencies: ["OpenMLKit", "OpenMLKitVision", "TFLiteRuntime", "ModelHub"],
             exclude: ["Goldens"]
         ),
         .testTarget(
