@@ -1,0 +1,219 @@
+import Foundation
+
+/// Gives the objects a localizer finds in consecutive video frames identifiers that follow them
+/// from frame to frame (ML Kit's stream-mode tracking IDs).
+///
+/// Each track has a constant-velocity Kalman filter on its box's centre and size. Every frame:
+/// 1. every track's box is predicted one frame ahead;
+/// 2. a shift common to the tracks (the camera panning) is estimated from the observations by
+///    voting, and applied to all tracks (``Configuration/estimatesCameraMotion``);
+/// 3. tracks seen within the last ``Configuration/maxCoastFrames`` frames are paired with the
+///    observations by an optimal (Hungarian) assignment whose cost mixes motion (IoU with the
+///    prediction and Mahalanobis distance) with appearance dissimilarity, within gates;
+/// 4. lost confirmed tracks are re-identified among the remaining observations by appearance, near
+///    where they were last seen or predicted;
+/// 5. paired tracks are corrected by their observation; the rest coast on their prediction and are
+///    retired after ``Configuration/maxMissedFrames``; unpaired observations start new tracks.
+///
+/// Identifiers come from a counter that starts at 1 and only increases, also across ``reset()``,
+/// so an identifier is never given to two objects. Observations that cannot be tracked (a frame
+/// that is NaN, infinite, or has less than a pixel inside the image, or beyond
+/// ``Configuration/maxObservations``) still get an identifier, used for that observation only.
+///
+/// Thread-safety: calls are serialised on an internal lock, so the tracker may be shared, but
+/// frames must be given in order from one stream; a caller that interleaves streams must use one
+/// tracker per stream.
+public final class ObjectTracker: @unchecked Sendable {
+    /// The tunables in effect.
+    public let configuration: Configuration
+
+    var tracks: [Track] = []
+    private var labelHistories: [Int: LabelHistory] = [:]
+    private var nextID = 1
+    /// Frames processed since creation (not reset by ``reset()``; keys label updates to frames).
+    private var frameNumber = 0
+    private let lock = NSLock()
+    /// A box covered by more than this fraction by another observation or an unobserved track's
+    /// prediction gives its track no appearance sample (measured on the oracle benchmark: 0.25
+    /// beat 0.05 and 0.15 by a few identity switches in 72 sequences).
+    static let occludedFraction = 0.25
+
+    /// A tracker with the given tunables.
+    public init(configuration: Configuration = .init()) {
+        self.configuration = configuration
+    }
+
+    /// The number of tracks currently held (live and recently lost).
+    public var trackCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return tracks.count
+    }
+
+    /// Associates one frame's observations with tracks; returns one assignment per observation, in observation order.
+    ///
+    /// - Parameters:
+    ///   - observations: this frame's objects, frames in upright image pixels.
+    ///   - imageSize: the upright image's size; boxes are clipped to it. A size that is not finite
+    ///     and positive is ignored (boxes are then used unclipped).
+    public func update(_ observations: [TrackerObservation], imageSize: CGSize) -> [TrackAssignment] {
+        lock.lock()
+        defer { lock.unlock() }
+        frameNumber += 1
+        let bounds: CGRect? =
+            imageSize.width.isFinite && imageSize.height.isFinite && imageSize.width > 0 && imageSize.height > 0
+            ? CGRect(origin: .zero, size: imageSize) : nil
+
+        // Usable observations, best-scoring first when there are too many.
+        var usable = [(index: Int, box: CGRect, appearance: AppearanceDescriptor?)]()
+        for (index, observation) in observations.enumerated() {
+            if let box = BoxGeometry.sanitized(observation.frame, in: bounds, minimumSide: 1) {
+                usable.append((index, box, observation.appearance))
+            }
+        }
+        if usable.count > max(configuration.maxObservations, 0) {
+            let score = { (i: Int) -> Float in observations[i].score.isFinite ? observations[i].score : -1 }
+            usable.sort { score($0.index) != score($1.index) ? score($0.index) > score($1.index) : $0.index < $1.index }
+            usable = Array(usable.prefix(max(configuration.maxObservations, 0)))
+            usable.sort { $0.index < $1.index }
+        }
+        let boxes = usable.map(\.box)
+        let appearances = usable.map(\.appearance)
+
+        for t in tracks.indices { tracks[t].filter.predict() }
+        if configuration.estimatesCameraMotion, let shift = estimateCameraShift(observations: boxes) {
+            for t in tracks.indices {
+                tracks[t].filter.shift(dx: shift.dx, dy: shift.dy)
+                tracks[t].anchor = tracks[t].anchor.offsetBy(dx: shift.dx, dy: shift.dy)
+            }
+        }
+
+        var trackOf = [Int?](repeating: nil, count: usable.count)
+        var reidentified = Set<Int>()
+        let motionPairs = associateByMotion(boxes: boxes, appearances: appearances)
+        for (t, o) in motionPairs { trackOf[o] = t }
+        let matchedTracks = Set(motionPairs.map(\.track))
+        let reidPairs = reidentify(
+            boxes: boxes, appearances: appearances, bounds: bounds,
+            excludingTracks: matchedTracks, excludingObservations: Set(motionPairs.map(\.observation)))
+        for (t, o) in reidPairs {
+            trackOf[o] = t
+            reidentified.insert(t)
+        }
+
+        // Correct the paired tracks. An appearance sample is kept only when the box is clear of
+        // the other observations and of the other tracks' predicted boxes (an object hidden by
+        // this one, or hiding it, may go unobserved): an occluded view would teach the track the
+        // wrong look, and re-identification would then find the wrong object.
+        let paired = Set(trackOf.compactMap { $0 })
+        let occluders =
+            boxes
+            + tracks.indices.filter { !paired.contains($0) && tracks[$0].missed < configuration.maxCoastFrames }
+            .map { tracks[$0].filter.box }
+        var assignedTrack = [Int: Int]()  // usable index → track id
+        for (o, t) in trackOf.enumerated() {
+            guard let t else { continue }
+            if reidentified.contains(t) {
+                // The old motion state says nothing about where a re-found object is going.
+                tracks[t].filter = BoxKalmanFilter(box: boxes[o], noise: configuration.noise)
+            } else {
+                tracks[t].filter.update(boxes[o])
+            }
+            tracks[t].hits += 1
+            tracks[t].missed = 0
+            tracks[t].anchor = boxes[o]
+            if let appearance = appearances[o],
+                !occluders.indices.contains(where: {
+                    $0 != o && BoxGeometry.coverage(of: boxes[o], by: occluders[$0]) > Self.occludedFraction
+                })
+            {
+                tracks[t].remember(appearance)
+            }
+            assignedTrack[o] = tracks[t].id
+        }
+        for t in tracks.indices where !paired.contains(t) { tracks[t].missed += 1 }
+
+        // New tracks for the unpaired observations.
+        var newTracks = [Track]()
+        for o in usable.indices where trackOf[o] == nil {
+            let track = Track(
+                id: nextID, frame: frameNumber, box: boxes[o], appearance: appearances[o], noise: configuration.noise)
+            nextID += 1
+            assignedTrack[o] = track.id
+            newTracks.append(track)
+        }
+        retireTracks()
+        tracks += newTracks
+
+        let byID = Dictionary(uniqueKeysWithValues: tracks.map { ($0.id, $0) })
+        var assignments = [TrackAssignment]()
+        assignments.reserveCapacity(observations.count)
+        var usablePosition = [Int: Int]()
+        for (position, entry) in usable.enumerated() { usablePosition[entry.index] = position }
+        for index in observations.indices {
+            if let o = usablePosition[index], let id = assignedTrack[o], let track = byID[id] {
+                var frame = configuration.smoothsFrames ? track.filter.box : boxes[o]
+                if let bounds { frame = frame.intersection(bounds) }
+                if frame.isNull || frame.width <= 0 || frame.height <= 0 { frame = boxes[o] }
+                assignments.append(
+                    TrackAssignment(
+                        observationIndex: index, trackingID: id, frame: frame, age: frameNumber - track.createdFrame))
+            } else {
+                // Untrackable: an identifier of its own, never seen again.
+                let box = BoxGeometry.sanitized(observations[index].frame, in: bounds, minimumSide: 0) ?? .zero
+                assignments.append(TrackAssignment(observationIndex: index, trackingID: nextID, frame: box, age: 0))
+                nextID += 1
+            }
+        }
+        if tracks.count > max(configuration.maxTracks, 1) {
+            // Keep the most recently seen; among equals, the longest-lived.
+            tracks.sort { $0.missed != $1.missed ? $0.missed < $1.missed : $0.createdFrame < $1.createdFrame }
+            for track in tracks[max(configuration.maxTracks, 1)...] { labelHistories[track.id] = nil }
+            tracks.removeLast(tracks.count - max(configuration.maxTracks, 1))
+        }
+        return assignments
+    }
+
+    /// Label smoothing over a track's life: feed this frame's labels of a track, get the smoothed ones (best first) back.
+    ///
+    /// Call it once per track per frame, after ``update(_:imageSize:)``; a second call for the same
+    /// track in the same frame replaces the first call's labels. Smoothed confidences are the
+    /// decayed averages described at ``Configuration/labelDecay``; labels whose average is below
+    /// ``Configuration/minimumLabelConfidence`` are left out. For an identifier that is not a live
+    /// track (a one-off or retired one) the labels are returned ranked, and nothing is remembered.
+    public func smoothedLabels(_ labels: [ObjectLabel], forTrack trackingID: Int) -> [ObjectLabel] {
+        lock.lock()
+        defer { lock.unlock() }
+        guard tracks.contains(where: { $0.id == trackingID }) else {
+            return labels.sorted {
+                $0.confidence != $1.confidence ? $0.confidence > $1.confidence : $0.index < $1.index
+            }
+        }
+        var history = labelHistories[trackingID] ?? LabelHistory()
+        history.add(labels, frame: frameNumber, decay: configuration.labelDecay)
+        labelHistories[trackingID] = history
+        return history.ranked(minimum: configuration.minimumLabelConfidence)
+    }
+
+    /// Forgets all tracks (a new stream); IDs keep increasing, never reused.
+    public func reset() {
+        lock.lock()
+        defer { lock.unlock() }
+        tracks.removeAll()
+        labelHistories.removeAll()
+    }
+
+    /// Drops tracks lost for too long, with their label histories.
+    private func retireTracks() {
+        let confirmed = configuration.confirmationHits
+        tracks.removeAll { track in
+            let limit =
+                track.hits >= confirmed ? configuration.maxMissedFrames : configuration.maxMissedFramesTentative
+            if track.missed > limit {
+                labelHistories[track.id] = nil
+                return true
+            }
+            return false
+        }
+    }
+}

@@ -1,0 +1,23 @@
+import Foundation
+
+/// The tracker's answer for one observation: which track it belongs to and the box to report.
+public struct TrackAssignment: Equatable, Sendable {
+    /// The index of the observation in the array given to ``ObjectTracker/update(_:imageSize:)``.
+    public let observationIndex: Int
+    /// The track's identifier: stable over the track's life and never reused by the same tracker
+    /// (a counter starting at 1, also across ``ObjectTracker/reset()``).
+    public let trackingID: Int
+    /// The box to report, in upright image pixels: the motion filter's estimate when
+    /// ``ObjectTracker/Configuration/smoothsFrames`` is on, else the observation's own frame.
+    public let frame: CGRect
+    /// Frames since the track was created: 0 on its first frame.
+    public let age: Int
+
+    /// An assignment with the given values.
+    public init(observationIndex: Int, trackingID: Int, frame: CGRect, age: Int) {
+        self.observationIndex = observationIndex
+        self.trackingID = trackingID
+        self.frame = frame
+        self.age = age
+    }
+}
