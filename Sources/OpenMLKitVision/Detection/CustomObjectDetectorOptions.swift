@@ -41,7 +41,8 @@ public final class CustomObjectDetectorOptions {
     public var detectorModel: CustomLocalModel?
     /// Settings of the built-in localizer (ignored with ``detectorModel``). An OpenMLKit extension.
     public var localizerConfiguration = SaliencyLocalizer.Configuration()
-    /// Settings of the stream-mode tracker. An OpenMLKit extension.
+    /// Settings of the stream-mode tracker (its label minimum is replaced by the detector's threshold). An
+    /// OpenMLKit extension.
     public var trackerConfiguration = ObjectTracker.Configuration()
     /// A labels file used instead of the labels in the classifier's metadata.
     public var labelsPath: String?

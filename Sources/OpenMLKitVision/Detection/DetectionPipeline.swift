@@ -81,7 +81,10 @@ final class DetectionPipeline {
         maxObjects = options.shouldEnableMultipleObjects ? CustomObjectDetectorOptions.maximumObjectCount : 1
         regionThreshold = nil
         mode = options.detectorMode
-        tracker = options.detectorMode == .stream ? ObjectTracker(configuration: options.trackerConfiguration) : nil
+        // The detector's own threshold filters the smoothed labels; the tracker keeps them all.
+        var tracking = options.trackerConfiguration
+        tracking.minimumLabelConfidence = 0
+        tracker = options.detectorMode == .stream ? ObjectTracker(configuration: tracking) : nil
     }
 
     /// The objects in `image`: most prominent first in single-image mode, with tracking IDs (and

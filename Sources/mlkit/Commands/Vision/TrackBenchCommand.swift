@@ -90,7 +90,7 @@ struct TrackBenchCommand: ParsableCommand {
                         return Self.track(objects, in: image, with: tracker)
                     },
                     reset: {
-                        try objectDetector.resetState()
+                        try objectDetector.reset()
                         tracker.reset()
                     }, onFrame: onFrame)
                 if trackedHere { note = "the detector gave no tracking IDs; its boxes were tracked with ObjectTracker" }
