@@ -25,7 +25,7 @@ struct TrackBenchCommand: ParsableCommand {
     var scenario: [String] = []
 
     @Option(help: "The system under test: built-in, oracle, or a detection model (.tflite).")
-    var detector = "oracle"
+    var detector = "built-in"
 
     @Option(help: "Sequences per scenario.")
     var sequences = 4
@@ -64,7 +64,6 @@ struct TrackBenchCommand: ParsableCommand {
                 { (s: SyntheticSequence, f: SyntheticFrame, o: [DetectedObject]) in try w.write(s, f, o) }
             }
 
-            var note: String?
             let report: TrackingBenchmark.Report
             switch detector {
             case "oracle":
@@ -78,51 +77,21 @@ struct TrackBenchCommand: ParsableCommand {
                     options.detectorMode = .stream
                     objectDetector = try ObjectDetector(options: options)
                 }
-                // A detector that gives no tracking IDs is followed by the tracker, so that a plain
-                // detection model can be scored too.
-                let tracker = ObjectTracker()
-                var trackedHere = false
+                // Stream mode: the detector assigns the tracking IDs itself (ObjectTracker).
                 report = try benchmark.run(
-                    detector: { image in
-                        let objects = try objectDetector.results(in: image)
-                        guard !objects.isEmpty, objects.allSatisfy({ $0.trackingID == nil }) else { return objects }
-                        trackedHere = true
-                        return Self.track(objects, in: image, with: tracker)
-                    },
-                    reset: {
-                        try objectDetector.reset()
-                        tracker.reset()
-                    }, onFrame: onFrame)
-                if trackedHere { note = "the detector gave no tracking IDs; its boxes were tracked with ObjectTracker" }
+                    detector: { try objectDetector.results(in: $0) }, reset: { try objectDetector.reset() },
+                    onFrame: onFrame)
             }
             if json {
                 print(
                     try VisionJSON.string(
                         Output(
-                            detector: detector, note: note, frameWidth: benchmark.generator.width,
+                            detector: detector, frameWidth: benchmark.generator.width,
                             frameHeight: benchmark.generator.height, report: report)))
             } else {
-                print("detector: \(detector)\(note.map { " (\($0))" } ?? "")")
+                print("detector: \(detector)")
                 print(Self.table(report))
             }
-        }
-    }
-
-    /// `objects` with identifiers from `tracker` (appearance taken from `image`).
-    static func track(_ objects: [DetectedObject], in image: VisionImage, with tracker: ObjectTracker)
-        -> [DetectedObject]
-    {
-        let observations = objects.map {
-            TrackerObservation(
-                frame: $0.frame, score: $0.labels.first?.confidence ?? 0.5,
-                appearance: try? AppearanceDescriptor(image: image, region: $0.frame))
-        }
-        let assignments = tracker.update(observations, imageSize: CGSize(width: image.width, height: image.height))
-        return assignments.map {
-            let object = objects[$0.observationIndex]
-            return DetectedObject(
-                frame: $0.frame, trackingID: $0.trackingID,
-                labels: tracker.smoothedLabels(object.labels, forTrack: $0.trackingID))
         }
     }
 
@@ -146,7 +115,6 @@ struct TrackBenchCommand: ParsableCommand {
     /// The JSON document.
     struct Output: Encodable {
         let detector: String
-        let note: String?
         let frameWidth: Int
         let frameHeight: Int
         let report: TrackingBenchmark.Report
@@ -193,7 +161,7 @@ struct TrackBenchCommand: ParsableCommand {
 }
 
 /// The built-in detector: ML Kit's default object detector, `ObjectDetector(options: ObjectDetectorOptions())`
-/// (no model: the saliency localizer, stream mode, tracking IDs). The integration replaces this body.
+/// (no model: the saliency localizer, up to 5 objects, stream mode, tracking IDs).
 func makeBuiltInDetector() throws -> ObjectDetector {
-    throw CLIError("built-in localizer not integrated yet")
+    try ObjectDetector(options: ObjectDetectorOptions())
 }
