@@ -9,16 +9,16 @@ import Foundation
 /// 1. the upright image is area-averaged down to a small working image in CIE L\*a\*b\*;
 /// 2. a saliency map combines the minimum barrier distance from the border, the contrast to the
 ///    border's colours and a mild centre prior;
-/// 3. the map is thresholded (Otsu, with a floor), cleaned by a morphological opening and split
-///    into connected components, each of which becomes a scored box; overlapping boxes are
-///    suppressed.
+/// 3. the map is cut at a few levels from half its Otsu threshold up, each mask cleaned by a
+///    morphological opening and split into connected components, each of which proposes a scored
+///    box; the best boxes are kept, skipping overlapping and nested ones.
 ///
 /// It finds objects that differ in colour or brightness from their surroundings; it does not know
 /// what an object is, so cluttered scenes, camouflaged objects and objects that fill the frame
 /// are beyond it. A uniform image gives no regions. Results are deterministic.
 ///
 /// Thread-safe: it holds no mutable state.
-public final class SaliencyLocalizer: ObjectLocalizer, Sendable {
+public final class SaliencyLocalizer: Sendable {
     /// The tunables, as given.
     public let configuration: Configuration
     /// The tunables in effect (``Configuration/sanitized``).
@@ -28,16 +28,6 @@ public final class SaliencyLocalizer: ObjectLocalizer, Sendable {
     public init(configuration: Configuration = .init()) {
         self.configuration = configuration
         effective = configuration.sanitized
-    }
-
-    /// At most `maxCount` salient regions of `image`, most prominent first, frames in upright pixels.
-    ///
-    /// `maxCount` ≤ 0 gives no regions (ML Kit's detector reports at most 5). Scores are in 0...1.
-    ///
-    /// - Throws: ``VisionError/invalidBuffer(detail:)`` when an I420 buffer's chroma planes have
-    ///   different strides (the only buffer a ``VisionImage`` can hold that cannot be read).
-    public func regions(in image: VisionImage, maxCount: Int) throws -> [LocalizedRegion] {
-        try saliency(of: image).regions(maxCount: maxCount)
     }
 
     /// The saliency map of `image` at the working size, with what is needed to map it back.
@@ -72,5 +62,17 @@ public final class SaliencyLocalizer: ObjectLocalizer, Sendable {
                 return LocalizedRegion(frame: CGRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0), score: box.score)
             }
         }
+    }
+}
+
+extension SaliencyLocalizer: ObjectLocalizer {
+    /// At most `maxCount` salient regions of `image`, most prominent first, frames in upright pixels.
+    ///
+    /// `maxCount` ≤ 0 gives no regions (ML Kit's detector reports at most 5). Scores are in 0...1.
+    ///
+    /// - Throws: ``VisionError/invalidBuffer(detail:)`` when an I420 buffer's chroma planes have
+    ///   different strides (the only buffer a ``VisionImage`` can hold that cannot be read).
+    public func regions(in image: VisionImage, maxCount: Int) throws -> [LocalizedRegion] {
+        try saliency(of: image).regions(maxCount: maxCount)
     }
 }
