@@ -1,0 +1,73 @@
+/// Turns a ``SaliencyMap`` into scored boxes.
+///
+/// One threshold rarely suits every object of an image (a faint object vanishes at a level that
+/// separates two bright ones; a low level lets a bright object leak into its surroundings), so the
+/// map is cut at a few levels from half its Otsu threshold up; every connected component of every
+/// level, after a morphological opening, proposes a box. A proposal's score is the mean saliency
+/// of its cells times the square root of its share of the image's total saliency: salient, and
+/// holding much of what is salient in the image. The best proposals are kept greedily, skipping
+/// any that overlap a kept one (intersection over union) or that are mostly inside one or contain
+/// one: the same object cut at another level, or a part of it.
+enum SalientRegions {
+    /// How many levels the map is cut at.
+    static let levelCount = 4
+    /// The lowest level, relative to the Otsu threshold (never below the configured minimum).
+    static let lowestLevel: Float = 0.5
+    /// The highest level that can be cut (a flat map, whose Otsu threshold is 1, gives nothing).
+    static let highestLevel: Float = 0.95
+    /// A proposal is a part of (or a group around) a kept box when this fraction of the smaller
+    /// of the two lies inside the other.
+    static let containment: Float = 0.8
+
+    /// The boxes of the salient regions of `map`, best first, at most `maxCount`; `configuration`
+    /// is a ``SaliencyLocalizer/Configuration/sanitized`` one.
+    static func boxes(in map: SaliencyMap, maxCount: Int, configuration: SaliencyLocalizer.Configuration)
+        -> [CellBox]
+    {
+        let (w, h) = (map.width, map.height)
+        guard maxCount > 0, w * h > 0 else { return [] }
+        let totalMass = map.values.reduce(Double(0)) { $0 + Double($1) }
+        guard totalMass > 0, totalMass.isFinite else { return [] }
+        let low = max(configuration.minimumThreshold, lowestLevel * GridFilters.otsuThreshold(map.values))
+        guard low < highestLevel else { return [] }
+        let minimumArea = max(1, Int((Float(w * h) * configuration.minimumAreaFraction).rounded(.up)))
+
+        var proposals = [CellBox]()
+        for step in 0..<levelCount {
+            let level = low + (highestLevel - low) * Float(step) / Float(levelCount)
+            var mask = map.values.map { $0 >= level }
+            // Opening removes specks and cuts one-cell bridges between neighbouring objects.
+            mask = GridFilters.dilate(GridFilters.erode(mask, width: w, height: h), width: w, height: h)
+            for component in GridFilters.connectedComponents(mask, width: w, height: h)
+            where component.count >= minimumArea {
+                var box = CellBox(minX: w, minY: h, maxX: 0, maxY: 0)
+                var mass: Double = 0
+                for i in component {
+                    let (x, y) = (i % w, i / w)
+                    box.minX = min(box.minX, x)
+                    box.minY = min(box.minY, y)
+                    box.maxX = max(box.maxX, x + 1)
+                    box.maxY = max(box.maxY, y + 1)
+                    mass += Double(map.values[i])
+                }
+                let score = mass / Double(component.count) * (mass / totalMass).squareRoot()
+                box.score = score.isFinite ? Float(min(max(score, 0), 1)) : 0
+                proposals.append(box)
+            }
+        }
+        proposals.sort { ($0.score, $0.area) > ($1.score, $1.area) }
+
+        var kept = [CellBox]()
+        for proposal in proposals where proposal.score >= configuration.minimumScore {
+            let distinct = kept.allSatisfy {
+                $0.overlap(proposal) <= configuration.overlapThreshold
+                    && Float($0.intersection(proposal)) < containment * Float(min($0.area, proposal.area))
+            }
+            if distinct {
+                kept.append(proposal)
+                if kept.count == maxCount { break }
+            }
+        }
+        return kept
+    }
+}
