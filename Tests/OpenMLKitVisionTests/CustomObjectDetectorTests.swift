@@ -77,23 +77,54 @@ struct CustomObjectDetectorTests {
     @Test("maxPerObjectLabelCount and classificationConfidenceThreshold are honoured in both modes")
     func labelOptions() throws {
         let image = try photo("cat.bmp")
+        // The classifier's sigmoid outputs are uint8: most of its 631 classes score exactly 0. Single-image
+        // mode reports labels at threshold 0 as they are; stream mode smooths over the track, and a class
+        // that never scored above 0 has no history, so it is not reported.
+        let everything = options(.singleImage)
+        everything.classificationConfidenceThreshold = 0
+        everything.maxPerObjectLabelCount = 631
+        let reference = try #require(try ObjectDetector(options: everything).results(in: image).first).labels
+        #expect(reference.count == 631)
+        let scored = reference.filter { $0.confidence > 0 }
         for mode in [DetectorMode.singleImage, .stream] {
             let three = options(mode)
             three.maxPerObjectLabelCount = 3
             three.classificationConfidenceThreshold = 0
             let labels = try #require(try ObjectDetector(options: three).results(in: image).first).labels
-            #expect(labels.count == 3, "\(mode)")  // 631 classes, threshold 0: always 3
+            #expect(labels.count == (mode == .singleImage ? 3 : min(3, scored.count)), "\(mode)")
+            #expect(same(labels, Array(reference.prefix(labels.count))), "\(mode)")  // one frame: nothing to smooth
             let all = options(mode)
             all.classificationConfidenceThreshold = 0
-            #expect(try ObjectDetector(options: all).results(in: image).first?.labels.count == 10, "\(mode)")
+            let ten = try #require(try ObjectDetector(options: all).results(in: image).first).labels
+            #expect(ten.count == (mode == .singleImage ? 10 : min(10, scored.count)), "\(mode)")
             let strict = options(mode)
             strict.classificationConfidenceThreshold = NSNumber(value: 0.9)
             let kept = try #require(try ObjectDetector(options: strict).results(in: image).first).labels
-            #expect(kept.allSatisfy { $0.confidence >= 0.9 }, "\(mode)")
-            let none = options(mode)
-            none.classificationConfidenceThreshold = 1  // sigmoid scores of 1.0 are not expected on a photo
-            #expect(try ObjectDetector(options: none).results(in: image).first?.labels.allSatisfy { $0.confidence >= 1 } == true)
+            #expect(!kept.isEmpty && kept.allSatisfy { $0.confidence >= 0.9 }, "\(mode)")
+            #expect(same(kept, reference.filter { $0.confidence >= 0.9 }), "\(mode)")
         }
+    }
+
+    /// Same classes in the same order, confidences equal up to float rounding (stream mode divides
+    /// the smoothed sum by the weight given so far).
+    func same(_ a: [ObjectLabel], _ b: [ObjectLabel]) -> Bool {
+        a.map(\.index) == b.map(\.index) && zip(a, b).allSatisfy { abs($0.confidence - $1.confidence) <= 1e-5 }
+    }
+
+    @Test(
+        "Single-object photos: the object found is labelled with the classifier's top label for the whole photo",
+        arguments: ["cat.bmp", "owl.jpg", "parrot.jpg", "burger.jpg", "dragonfly.bmp", "face.jpg"])
+    func prominentObjectLabel(name: String) throws {
+        // Measured with the built-in localizer (see docs/LOCALIZER.md): these six agree. bird.jpg does
+        // not: its region takes in the pier posts, and the crop's labels stay below the 0.35 threshold.
+        let image = try photo(name)
+        let whole = CustomImageLabelerOptions(localModel: LocalModel(path: Self.labeler))
+        whole.confidenceThreshold = 0
+        let top = try #require(try ImageLabeler(options: whole).results(in: image).first)
+        let object = try #require(try ObjectDetector(options: options()).results(in: image).first)
+        #expect(object.labels.first?.index == top.index, "\(name): \(object.labels.first?.text ?? "none") vs \(top.text)")
+        // The region is a real part of the photo, not the whole frame.
+        #expect(object.frame.width * object.frame.height < 0.95 * Double(image.width * image.height))
     }
 
     @Test("Classification off: objects without labels, in both modes")
@@ -109,7 +140,7 @@ struct CustomObjectDetectorTests {
 
     @Test("shouldEnableMultipleObjects: up to five objects, else exactly the most prominent one")
     func multipleObjects() throws {
-        let image = try photo("multi_objects.jpg")
+        let image = try photo("cats_and_dogs.jpg")
         for mode in [DetectorMode.singleImage, .stream] {
             let many = try ObjectDetector(options: options(mode, multiple: true)).results(in: image)
             #expect(many.count >= 2 && many.count <= 5, "\(mode): \(many.count)")
@@ -206,10 +237,10 @@ struct CustomObjectDetectorTests {
     func builtInOnly() throws {
         let single = ObjectDetectorOptions()
         single.detectorMode = .singleImage
-        let objects = try ObjectDetector(options: single).results(in: try photo("multi_objects.jpg"))
+        let objects = try ObjectDetector(options: single).results(in: try photo("cats_and_dogs.jpg"))
         #expect(!objects.isEmpty && objects.count <= 5)
         #expect(objects.allSatisfy { $0.labels.isEmpty && $0.trackingID == nil })
-        let stream = try ObjectDetector(options: ObjectDetectorOptions()).results(in: try photo("multi_objects.jpg"))
+        let stream = try ObjectDetector(options: ObjectDetectorOptions()).results(in: try photo("cats_and_dogs.jpg"))
         #expect(stream.count == objects.count && stream.allSatisfy { $0.trackingID != nil })
     }
 

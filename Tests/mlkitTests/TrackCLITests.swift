@@ -26,7 +26,7 @@ struct TrackCLITests {
         #expect(try Data(contentsOf: png).prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]))
 
         let multiple = try CLITests.run([
-            "detect", VisionCLITests.image("multi_objects.jpg"), "--classifier", Self.labeler, "--multiple",
+            "detect", VisionCLITests.image("cats_and_dogs.jpg"), "--classifier", Self.labeler, "--multiple",
             "--threshold", "0.5",
         ])
         #expect(multiple.status == 0, "\(multiple.stderr)")
