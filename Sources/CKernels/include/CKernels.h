@@ -5,8 +5,8 @@
 #include <stdint.h>
 
 /// Which SIMD level the CPU offers to these kernels: 0 = none (use the portable Swift path),
-/// 1 = AVX2 + FMA, 2 = AVX-512 (F, BW, VL, DQ). Read once; `OPENMLKIT_KERNELS=portable` forces 0,
-/// `OPENMLKIT_KERNELS=avx2` caps it at 1.
+/// 1 = AVX2 + FMA, 2 = AVX-512 (F, BW, VL, DQ), 3 = AVX-512 with VNNI (8-bit dot products).
+/// Read once; `OPENMLKIT_KERNELS=portable` forces 0, `=avx2` caps it at 1, `=avx512` at 2.
 int omk_cpu_level(void);
 
 /// One float GEMM tile of up to 8 rows by 16 columns (`_fma`: AVX2 + FMA, call only when
@@ -31,6 +31,23 @@ void omk_f32_gemm_8x16_avx512(const float *const *a, size_t rows, size_t taps, s
 /// `acc + r * ldacc`.
 void omk_q16_gemm_8x8_avx2(const int16_t *const *a, size_t taps, size_t depth, const int16_t *b, int32_t *acc,
                            size_t ldacc);
+
+/// One 8-bit GEMM tile of `rows` (1...8) rows by 16 columns with int32 accumulators (AVX-512 VNNI
+/// `vpdpbusd`; call only when omk_cpu_level() >= 3). `a[tap * 8 + r]` points at row r's `depth`
+/// bytes per tap; no byte past them is read. `b` is a packed panel: per tap, per group of 4 k
+/// (depth rounded up to 4), the 16 columns' 4 bytes in k order, zero for k >= depth. With
+/// `weights_unsigned` the packed bytes are unsigned and the activations signed (int8 models),
+/// otherwise the activations unsigned and the packed bytes signed (uint8 models). Each of the first
+/// `rows` rows starts from `row_offset[r]` in every column, adds the wrapping int32 sum of the
+/// byte products over (tap, k), and is stored at `acc + r * ldacc` (16 values).
+void omk_q8_gemm_8x16_vnni(const uint8_t *const *a, size_t rows, size_t taps, size_t depth, const uint8_t *b,
+                           int weights_unsigned, const int32_t *row_offset, int32_t *acc, size_t ldacc);
+
+/// `row_offset[r] = scale * Σ a[tap * 8 + r][k]` over every tap and k < depth for r < rows, the
+/// bytes read as int8 (`activations_signed`) or uint8, in wrapping int32 arithmetic (AVX-512 VNNI;
+/// call only when omk_cpu_level() >= 3). No byte past a row is read.
+void omk_q8_row_offsets_vnni(const uint8_t *const *a, size_t rows, size_t taps, size_t depth, int activations_signed,
+                             int32_t scale, int32_t *row_offset);
 
 /// The 8-bit output stage, in place: `acc[c] = clamp(requantize(acc[c] + bias[c]) + zero_point, lo, hi)`
 /// with wrapping int32 additions, where requantize is LiteRT's `MultiplyByQuantizedMultiplier`
