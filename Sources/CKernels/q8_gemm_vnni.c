@@ -4,7 +4,7 @@
 #include <immintrin.h>
 #include <string.h>
 
-#define OMK_VNNI __attribute__((target("avx512vnni,avx512bw,avx512f")))
+#define OMK_VNNI __attribute__((target("avx512vnni,avx512bw,avx512vl,avx512f")))
 #define OMK_INLINE __attribute__((always_inline)) inline
 
 /// Four consecutive bytes of a row as one broadcast 32-bit lane (an operand of vpdpbusd).
@@ -14,12 +14,11 @@ static OMK_VNNI OMK_INLINE __m512i quad(const uint8_t *p) {
     return _mm512_set1_epi32(v);
 }
 
-/// The last `n` (1...3) bytes of a row, zero-extended to four, so no byte past the row is read
-/// (the row may end the tensor); the packed weights of the missing k are zero anyway.
-static OMK_VNNI OMK_INLINE __m512i tail_quad(const uint8_t *p, size_t n) {
-    int32_t v = 0;
-    memcpy(&v, p, n);
-    return _mm512_set1_epi32(v);
+/// The last 1...3 bytes of a row (`n_mask` has one bit per byte), zero-extended to four: a masked
+/// load reads no byte past the row, which may end the tensor; the packed weights of the missing k
+/// are zero anyway.
+static OMK_VNNI OMK_INLINE __m512i tail_quad(const uint8_t *p, __mmask16 n_mask) {
+    return _mm512_broadcastd_epi32(_mm_maskz_loadu_epi8(n_mask, (const void *)p));
 }
 
 /// The tile body for a constant `mr` (so the accumulator array lives in registers) and operand
@@ -31,6 +30,7 @@ static OMK_VNNI OMK_INLINE void tile(const uint8_t *const *a, const size_t mr, s
     __m512i c[8];
     for (size_t i = 0; i < mr; i++) c[i] = _mm512_set1_epi32(row_offset[i]);
     const size_t quads = depth / 4, rest = depth % 4;
+    const __mmask16 rest_mask = (__mmask16)((1u << rest) - 1);
     const uint8_t *w = b;
     for (size_t t = 0; t < taps; t++) {
         const uint8_t *const *r = a + t * 8;
@@ -47,7 +47,7 @@ static OMK_VNNI OMK_INLINE void tile(const uint8_t *const *a, const size_t mr, s
         if (rest) {
             const __m512i v = _mm512_loadu_si512((const void *)w);
             for (size_t i = 0; i < mr; i++) {
-                const __m512i x = tail_quad(p[i] + 4 * quads, rest);
+                const __m512i x = tail_quad(p[i] + 4 * quads, rest_mask);
                 c[i] = weights_unsigned ? _mm512_dpbusd_epi32(c[i], v, x) : _mm512_dpbusd_epi32(c[i], x, v);
             }
             w += 64;

@@ -63,6 +63,13 @@ void omk_requantize_i32_avx2(int32_t *acc, size_t count, const int32_t *bias, co
                              const int32_t *shift, const uint8_t *gemm_rounding, int32_t zero_point, int32_t lo,
                              int32_t hi);
 
+/// `omk_requantize_i32` sixteen channels at a time, storing the low byte of each result at `out[c]`
+/// (for int8 and uint8 outputs, whose [lo, hi] lies in the type's range) and leaving `acc` as it was
+/// (AVX-512; call only when omk_cpu_level() >= 2). Multipliers must be non-negative.
+void omk_requantize_i32_to_8_avx512(const int32_t *acc, size_t count, const int32_t *bias, const int32_t *multiplier,
+                                    const int32_t *shift, const uint8_t *gemm_rounding, int32_t zero_point, int32_t lo,
+                                    int32_t hi, uint8_t *out);
+
 /// One output pixel of a float depthwise convolution with depth multiplier 1 (AVX2 + FMA; call
 /// only when omk_cpu_level() >= 1). `x` and `w` point at channel 0 of the first valid tap; later
 /// taps are `x_step` / `channels` floats apart along a row and `x_row_step` / `w_row_step` between

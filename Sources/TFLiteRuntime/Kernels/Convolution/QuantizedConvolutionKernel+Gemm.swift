@@ -21,8 +21,8 @@ extension QuantizedConvolutionKernel {
                 }
             },
             finish: { p, acc in
-                stage.apply(acc, count: channels, zeroPoint: zp, lo: lo, hi: hi)
-                QuantizedOperand.store(acc, count: channels, to: out, type: type, offset: p * channels)
+                stage.store(
+                    acc, count: channels, zeroPoint: zp, lo: lo, hi: hi, to: out, type: type, offset: p * channels)
             })
     }
 
@@ -37,8 +37,8 @@ extension QuantizedConvolutionKernel {
                 for r in 0..<mr { pointers[r] = x + (first + min(r, count - 1)) * depth }
             },
             finish: { row, acc in
-                stage.apply(acc, count: channels, zeroPoint: zp, lo: lo, hi: hi)
-                QuantizedOperand.store(acc, count: channels, to: out, type: type, offset: row * channels)
+                stage.store(
+                    acc, count: channels, zeroPoint: zp, lo: lo, hi: hi, to: out, type: type, offset: row * channels)
             })
     }
 
@@ -89,8 +89,8 @@ extension QuantizedConvolutionKernel {
                 }
             },
             finish: { p, acc in
-                stage.apply(acc, count: channels, zeroPoint: zp, lo: lo, hi: hi)
-                QuantizedOperand.store(acc, count: channels, to: out, type: type, offset: p * channels)
+                stage.store(
+                    acc, count: channels, zeroPoint: zp, lo: lo, hi: hi, to: out, type: type, offset: p * channels)
             })
     }
 
@@ -106,8 +106,8 @@ extension QuantizedConvolutionKernel {
                 for r in 0..<count { pointers[r] = x + (first + r) * depth }
             },
             finish: { row, acc in
-                stage.apply(acc, count: channels, zeroPoint: zp, lo: lo, hi: hi)
-                QuantizedOperand.store(acc, count: channels, to: out, type: type, offset: row * channels)
+                stage.store(
+                    acc, count: channels, zeroPoint: zp, lo: lo, hi: hi, to: out, type: type, offset: row * channels)
             })
     }
 }

@@ -436,8 +436,9 @@ final class QuantizedConvolutionKernel: OpKernel {
                                 firstX, firstW, channels, ys.count, xs.count, g.dilationWidth * inC,
                                 g.dilationHeight * g.inputWidth * inC, g.filterWidth * channels, acc)
                         }
-                        stage.apply(acc, count: channels, zeroPoint: zp, lo: lo, hi: hi)
-                        QuantizedOperand.store(acc, count: channels, to: out, type: type, offset: p * channels)
+                        stage.store(
+                            acc, count: channels, zeroPoint: zp, lo: lo, hi: hi, to: out, type: type,
+                            offset: p * channels)
                         continue
                     }
                     acc.update(repeating: 0, count: channels)
@@ -456,8 +457,8 @@ final class QuantizedConvolutionKernel: OpKernel {
                             }
                         }
                     }
-                    stage.apply(acc, count: channels, zeroPoint: zp, lo: lo, hi: hi)
-                    QuantizedOperand.store(acc, count: channels, to: out, type: type, offset: p * channels)
+                    stage.store(
+                        acc, count: channels, zeroPoint: zp, lo: lo, hi: hi, to: out, type: type, offset: p * channels)
                 }
             }
         }

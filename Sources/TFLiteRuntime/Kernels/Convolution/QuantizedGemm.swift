@@ -105,6 +105,22 @@ final class RequantizationStage {
         }
     }
 
+    /// Requantizes `count` accumulators and stores them into `base` (a tensor of `type`) from element
+    /// `offset`; the accumulators may be overwritten. 8-bit outputs take the fused AVX-512 loop.
+    func store(
+        _ acc: UnsafeMutablePointer<Int32>, count: Int, zeroPoint: Int32, lo: Int32, hi: Int32,
+        to base: UnsafeMutableRawPointer, type: TensorType, offset: Int
+    ) {
+        if CPUFeatures.level >= 2, type == .int8 || type == .uint8 {
+            omk_requantize_i32_to_8_avx512(
+                acc, count, bias.pointer, multiplier.pointer, shift.pointer, gemm.pointer, zeroPoint, lo, hi,
+                base.assumingMemoryBound(to: UInt8.self) + offset)
+            return
+        }
+        apply(acc, count: count, zeroPoint: zeroPoint, lo: lo, hi: hi)
+        QuantizedOperand.store(acc, count: count, to: base, type: type, offset: offset)
+    }
+
     /// Requantizes `count` accumulators in place.
     func apply(_ acc: UnsafeMutablePointer<Int32>, count: Int, zeroPoint: Int32, lo: Int32, hi: Int32) {
         if CPUFeatures.level >= 1 {

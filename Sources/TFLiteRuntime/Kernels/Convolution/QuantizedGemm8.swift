@@ -78,7 +78,9 @@ struct QuantizedIndirectGemm8 {
 
     /// Fills `mr` row pointers per tap for rows `first..<first + count` (`pointers[tap * mr + r]`);
     /// rows past `count` are not read.
-    typealias RowPointers = (_ first: Int, _ count: Int, _ pointers: UnsafeMutablePointer<UnsafePointer<UInt8>?>) -> Void
+    typealias RowPointers = (
+        _ first: Int, _ count: Int, _ pointers: UnsafeMutablePointer<UnsafePointer<UInt8>?>
+    ) -> Void
     /// Receives one finished row: its index and its int32 accumulators (one per column, writable in
     /// place). Called from worker threads, each with its own rows.
     typealias Finish = (_ row: Int, _ accumulators: UnsafeMutablePointer<Int32>) -> Void
@@ -104,8 +106,8 @@ struct QuantizedIndirectGemm8 {
                         omk_q8_row_offsets_vnni(pointers, count, taps, depth, unsignedWeights, rowScale, offsets)
                         for p in 0..<panels {
                             omk_q8_gemm_8x16_vnni(
-                                pointers, count, taps, depth, packed + p * stride, unsignedWeights, offsets, acc + p * nr,
-                                width)
+                                pointers, count, taps, depth, packed + p * stride, unsignedWeights, offsets,
+                                acc + p * nr, width)
                         }
                         for r in 0..<count { finish(first + r, acc + r * width) }
                     }
