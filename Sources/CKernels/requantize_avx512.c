@@ -70,12 +70,46 @@ OMK_TARGET void omk_requantize_i32_to_8_avx512(const int32_t *acc, size_t count,
     }
 }
 
+OMK_TARGET void omk_requantize_gemm_to_8_avx512(const int32_t *acc, size_t count, const int32_t *bias,
+                                                const int32_t *multiplier, const int32_t *left, const int64_t *addend,
+                                                const int64_t *shift, int32_t zero_point, int32_t lo, int32_t hi,
+                                                uint8_t *out) {
+    const __m512i zp = _mm512_set1_epi32(zero_point), vlo = _mm512_set1_epi32(lo), vhi = _mm512_set1_epi32(hi);
+    for (size_t c = 0; c < count; c += 16) {
+        const size_t n = count - c < 16 ? count - c : 16;
+        const __mmask16 m = (__mmask16)(n == 16 ? 0xFFFF : ((1u << n) - 1));
+        __m512i x = _mm512_add_epi32(_mm512_maskz_loadu_epi32(m, acc + c), _mm512_maskz_loadu_epi32(m, bias + c));
+        x = _mm512_sllv_epi32(x, _mm512_loadu_si512((const void *)(left + c)));
+        const __m512i mult = _mm512_loadu_si512((const void *)(multiplier + c));
+        // One rounding shift of the 64-bit product does both of ruy's roundings:
+        // floor((floor((p + 2^30) / 2^31) + 2^(r-1)) / 2^r) = floor((p + 2^30 + 2^(30+r)) / 2^(31+r)).
+        const __m512i even = _mm512_srav_epi64(
+            _mm512_add_epi64(_mm512_mul_epi32(x, mult), _mm512_loadu_si512((const void *)(addend + c))),
+            _mm512_loadu_si512((const void *)(shift + c)));
+        const __m512i odd = _mm512_srav_epi64(
+            _mm512_add_epi64(_mm512_mul_epi32(_mm512_srli_epi64(x, 32), _mm512_srli_epi64(mult, 32)),
+                             _mm512_loadu_si512((const void *)(addend + c + 8))),
+            _mm512_loadu_si512((const void *)(shift + c + 8)));
+        // The odd channels' low halves move up into the odd 32-bit lanes.
+        __m512i v = _mm512_mask_shuffle_epi32(even, 0xAAAA, odd, _MM_PERM_CDAB);
+        v = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(v, zp), vlo), vhi);
+        _mm_mask_storeu_epi8(out + c, m, _mm512_cvtepi32_epi8(v));
+    }
+}
+
 #else
 
 void omk_requantize_i32_to_8_avx512(const int32_t *acc, size_t count, const int32_t *bias, const int32_t *multiplier,
                                     const int32_t *shift, const uint8_t *gemm_rounding, int32_t zero_point, int32_t lo,
                                     int32_t hi, uint8_t *out) {
     (void)acc; (void)count; (void)bias; (void)multiplier; (void)shift; (void)gemm_rounding; (void)zero_point;
+    (void)lo; (void)hi; (void)out;
+}
+
+void omk_requantize_gemm_to_8_avx512(const int32_t *acc, size_t count, const int32_t *bias, const int32_t *multiplier,
+                                     const int32_t *left, const int64_t *addend, const int64_t *shift,
+                                     int32_t zero_point, int32_t lo, int32_t hi, uint8_t *out) {
+    (void)acc; (void)count; (void)bias; (void)multiplier; (void)left; (void)addend; (void)shift; (void)zero_point;
     (void)lo; (void)hi; (void)out;
 }
 

@@ -70,6 +70,15 @@ void omk_requantize_i32_to_8_avx512(const int32_t *acc, size_t count, const int3
                                     const int32_t *shift, const uint8_t *gemm_rounding, int32_t zero_point, int32_t lo,
                                     int32_t hi, uint8_t *out);
 
+/// The same output stage when every channel rounds like LiteRT's optimized GEMM, from parameters
+/// prepared per channel (AVX-512; call only when omk_cpu_level() >= 2). Arrays hold whole blocks of
+/// 16 channels (count rounded up): `left[c]` = the left shift & 31; for block b, `addend` and `shift`
+/// hold at 16b + i (i < 8) channel 16b + 2i and at 16b + 8 + i channel 16b + 2i + 1, with right shift
+/// r: `2^30 + (r > 0 ? 2^(30+r) : 0)` and `31 + r`, or `2^62` and `63` when r >= 32 (the result is 0).
+void omk_requantize_gemm_to_8_avx512(const int32_t *acc, size_t count, const int32_t *bias, const int32_t *multiplier,
+                                     const int32_t *left, const int64_t *addend, const int64_t *shift,
+                                     int32_t zero_point, int32_t lo, int32_t hi, uint8_t *out);
+
 /// One output pixel of a float depthwise convolution with depth multiplier 1 (AVX2 + FMA; call
 /// only when omk_cpu_level() >= 1). `x` and `w` point at channel 0 of the first valid tap; later
 /// taps are `x_step` / `channels` floats apart along a row and `x_row_step` / `w_row_step` between

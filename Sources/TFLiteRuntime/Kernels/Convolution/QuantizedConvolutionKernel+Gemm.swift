@@ -78,9 +78,17 @@ extension QuantizedConvolutionKernel {
         let mr = QuantizedIndirectGemm8.mr, channels = outputChannels
         let gemm = QuantizedIndirectGemm8(rows: g.outputPixels, weights: packedGemm8, rowScale: rowScale)
         let stage = self.stage, zp = outputZeroPoint, lo = activationMin, hi = activationMax
+        // A 1x1 window with stride 1 reads output pixel p's own input pixel (no padding is possible).
+        let pointwise = g.taps == 1 && g.strideHeight == 1 && g.strideWidth == 1 && g.padTop == 0 && g.padLeft == 0
+            && g.outputHeight == g.inputHeight && g.outputWidth == g.inputWidth
+        let inputChannels = g.inputChannels
         gemm.run(
             threads: node.threadCount,
             rowPointers: { first, count, pointers in
+                if pointwise {
+                    for r in 0..<count { pointers[r] = x + (first + r) * inputChannels }
+                    return
+                }
                 // A padding tap reads bytes equal to the input zero point, as in LiteRT's im2col.
                 for r in 0..<count {
                     g.forEachTapOffset(pixel: first + r) { t, offset in
