@@ -48,20 +48,30 @@ final class QuantizedPackedWeights8 {
         storage.pointer.update(repeating: 0, count: bytes)
         sums.reserve(max(1, columns), filling: 0)
         let src = source.assumingMemoryBound(to: UInt8.self), dst = storage.pointer
+        let whole = depth / 4, length = taps * depth
         for column in 0..<columns {
-            let panel = dst + (column / nr) * stride + (column % nr) * 4
-            let row = src + column * taps * depth
-            var sum: Int32 = 0
+            let panel = UnsafeMutableRawPointer(dst + (column / nr) * stride + (column % nr) * 4)
+            let row = src + column * length
             for t in 0..<taps {
-                let values = row + t * depth, slots = panel + t * quads * 4 * nr
-                for k in 0..<depth {
-                    let byte = values[k]
-                    // Flipping the top bit adds 128 to an int8 and subtracts 128 from a uint8.
-                    slots[(k >> 2) * 4 * nr + (k & 3)] = byte ^ 0x80
-                    sum &+= (signed ? Int32(Int8(bitPattern: byte)) : Int32(byte)) &- zeroPoint
+                let values = UnsafeRawPointer(row + t * depth), slots = panel + t * quads * 4 * nr
+                // Flipping the top bit adds 128 to an int8 and subtracts 128 from a uint8.
+                for q in 0..<whole {
+                    let four = values.loadUnaligned(fromByteOffset: 4 * q, as: UInt32.self)
+                    slots.storeBytes(of: four ^ 0x8080_8080, toByteOffset: q * 4 * nr, as: UInt32.self)
+                }
+                for k in (4 * whole)..<depth {
+                    let byte = values.load(fromByteOffset: k, as: UInt8.self) ^ 0x80
+                    slots.storeBytes(of: byte, toByteOffset: whole * 4 * nr + (k & 3), as: UInt8.self)
                 }
             }
-            sums.pointer[column] = sum
+            var sum: Int32 = 0
+            if signed {
+                let bytes = UnsafeRawPointer(row).assumingMemoryBound(to: Int8.self)
+                for i in 0..<length { sum &+= Int32(bytes[i]) }
+            } else {
+                for i in 0..<length { sum &+= Int32(row[i]) }
+            }
+            sums.pointer[column] = sum &- Int32(truncatingIfNeeded: length) &* zeroPoint
         }
     }
 }
