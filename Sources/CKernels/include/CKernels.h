@@ -49,6 +49,16 @@ void omk_q8_gemm_8x16_vnni(const uint8_t *const *a, size_t rows, size_t taps, si
 void omk_q8_row_offsets_vnni(const uint8_t *const *a, size_t rows, size_t taps, size_t depth, int activations_signed,
                              int32_t scale, int32_t *row_offset);
 
+/// The int32 sums of one output pixel of a quantized depthwise convolution with depth multiplier 1,
+/// read straight from the 8-bit input (AVX-512 VNNI `vpdpwssd`; call only when omk_cpu_level() >= 3):
+/// `acc[c] = Σ (x − zero_point)·w` over the valid taps in wrapping int32, x read as int8
+/// (`x_signed`) or uint8. `w` holds per tap and channel `(w − zw) & 0xFFFF` (the widened weight in
+/// the low half, zero above). Addressing as in omk_f32_dwconv_pixel_fma, in bytes for x and in
+/// int32 values for w; no byte past the channels is read.
+void omk_q8_dwconv_pixel_vnni(const uint8_t *x, const int32_t *w, size_t channels, size_t tap_rows,
+                              size_t tap_columns, size_t x_step, size_t x_row_step, size_t w_row_step, int x_signed,
+                              int32_t zero_point, int32_t *acc);
+
 /// The 8-bit output stage, in place: `acc[c] = clamp(requantize(acc[c] + bias[c]) + zero_point, lo, hi)`
 /// with wrapping int32 additions, where requantize is LiteRT's `MultiplyByQuantizedMultiplier`
 /// (gemm_rounding[c] == 0) or its optimized GEMM's variant whose final rounding shift rounds ties

@@ -109,7 +109,17 @@ struct QuantizedConvolutionTests {
 
     @Test(arguments: [1, 2], Flavor.allCases)
     func depthwiseMatchesReference(_ multiplier: Int, flavor: Flavor) throws {
-        let input = [2, 7, 6, 5 * multiplier], channels = 5 * multiplier * multiplier
+        try checkDepthwise(multiplier: multiplier, base: 5, flavor: flavor)
+    }
+
+    /// A group of 64 channels, then blocks of 16 and a remainder (the 8-bit VNNI pixel kernel's paths).
+    @Test(arguments: Flavor.allCases)
+    func depthwiseManyChannelsMatchesReference(_ flavor: Flavor) throws {
+        try checkDepthwise(multiplier: 1, base: 91, flavor: flavor)
+    }
+
+    private func checkDepthwise(multiplier: Int, base: Int, flavor: Flavor) throws {
+        let input = [2, 7, 6, base * multiplier], channels = base * multiplier * multiplier
         let s = Self.setup(flavor, input: input, filter: [1, 3, 3, channels], channels: channels, axis: 3, activation: .none, seed: 5)
         let tn = try QuantizedTestNode(
             .depthwiseConv2D, options: [0: 0, 1: 2, 2: 1, 3: Int32(multiplier), 4: 0],
