@@ -6,24 +6,17 @@
 #define OMK_TARGET __attribute__((target("avx2")))
 
 /// Eight lanes of SaturatingRoundingDoublingHighMul(a, b) for b >= 0 (multipliers are never
-/// INT32_MIN, so the saturating case cannot occur): (a*b + nudge) / 2^31, truncating toward zero.
+/// INT32_MIN, so the saturating case cannot occur). Its sign-dependent nudge followed by division
+/// truncating toward zero equals floor((a*b + 2^30) / 2^31) for either sign (for negative products,
+/// ceil((p + 1 − 2^30) / 2^31) = floor((p + 2^30) / 2^31)); the quotient fits in 32 bits, so the low
+/// half of a logical 64-bit shift is it.
 static OMK_TARGET inline __m256i srdhm8(__m256i a, __m256i b) {
-    const __m256i zero = _mm256_setzero_si256();
-    const __m256i pos_nudge = _mm256_set1_epi64x((int64_t)1 << 30);
-    const __m256i neg_nudge = _mm256_set1_epi64x(1 - ((int64_t)1 << 30));
-    const __m256i toward_zero = _mm256_set1_epi64x(((int64_t)1 << 31) - 1);
-    __m256i halves[2];
-    for (int odd = 0; odd < 2; odd++) {
-        const __m256i x = odd ? _mm256_srli_epi64(a, 32) : a;
-        const __m256i y = odd ? _mm256_srli_epi64(b, 32) : b;
-        const __m256i p = _mm256_mul_epi32(x, y);  // signed 32x32 -> 64 of the even lanes
-        const __m256i negative = _mm256_cmpgt_epi64(zero, p);
-        __m256i v = _mm256_add_epi64(p, _mm256_blendv_epi8(pos_nudge, neg_nudge, negative));
-        v = _mm256_add_epi64(v, _mm256_and_si256(_mm256_cmpgt_epi64(zero, v), toward_zero));
-        halves[odd] = _mm256_srli_epi64(v, 31);  // low 32 bits = the (in-range) quotient
-    }
+    const __m256i nudge = _mm256_set1_epi64x((int64_t)1 << 30);
+    const __m256i even = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(a, b), nudge), 31);
+    const __m256i odd = _mm256_srli_epi64(
+        _mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(a, 32), _mm256_srli_epi64(b, 32)), nudge), 31);
     // Even results in the even 32-bit lanes, odd results moved up into the odd lanes.
-    return _mm256_blend_epi32(halves[0], _mm256_slli_epi64(halves[1], 32), 0xAA);
+    return _mm256_blend_epi32(even, _mm256_slli_epi64(odd, 32), 0xAA);
 }
 
 OMK_TARGET void omk_requantize_i32_avx2(int32_t *acc, size_t count, const int32_t *bias, const int32_t *multiplier,

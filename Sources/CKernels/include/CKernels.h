@@ -5,8 +5,8 @@
 #include <stdint.h>
 
 /// Which SIMD level the CPU offers to these kernels: 0 = none (use the portable Swift path),
-/// 1 = AVX2 + FMA, 2 = AVX-512 (F, BW, VL, DQ). Read once; `OPENMLKIT_KERNELS=portable` forces 0,
-/// `OPENMLKIT_KERNELS=avx2` caps it at 1.
+/// 1 = AVX2 + FMA, 2 = AVX-512 (F, BW, VL, DQ), 3 = AVX-512 with VNNI (8-bit dot products).
+/// Read once; `OPENMLKIT_KERNELS=portable` forces 0, `=avx2` caps it at 1, `=avx512` at 2.
 int omk_cpu_level(void);
 
 /// One float GEMM tile of up to 8 rows by 16 columns (`_fma`: AVX2 + FMA, call only when
@@ -32,6 +32,33 @@ void omk_f32_gemm_8x16_avx512(const float *const *a, size_t rows, size_t taps, s
 void omk_q16_gemm_8x8_avx2(const int16_t *const *a, size_t taps, size_t depth, const int16_t *b, int32_t *acc,
                            size_t ldacc);
 
+/// One 8-bit GEMM tile of `rows` (1...8) rows by 16 columns with int32 accumulators (AVX-512 VNNI
+/// `vpdpbusd`; call only when omk_cpu_level() >= 3). `a[tap * 8 + r]` points at row r's `depth`
+/// bytes per tap; no byte past them is read. `b` is a packed panel: per tap, per group of 4 k
+/// (depth rounded up to 4), the 16 columns' 4 bytes in k order, zero for k >= depth. With
+/// `weights_unsigned` the packed bytes are unsigned and the activations signed (int8 models),
+/// otherwise the activations unsigned and the packed bytes signed (uint8 models). Each of the first
+/// `rows` rows starts from `row_offset[r]` in every column, adds the wrapping int32 sum of the
+/// byte products over (tap, k), and is stored at `acc + r * ldacc` (16 values).
+void omk_q8_gemm_8x16_vnni(const uint8_t *const *a, size_t rows, size_t taps, size_t depth, const uint8_t *b,
+                           int weights_unsigned, const int32_t *row_offset, int32_t *acc, size_t ldacc);
+
+/// `row_offset[r] = scale * Σ a[tap * 8 + r][k]` over every tap and k < depth for r < rows, the
+/// bytes read as int8 (`activations_signed`) or uint8, in wrapping int32 arithmetic (AVX-512 VNNI;
+/// call only when omk_cpu_level() >= 3). No byte past a row is read.
+void omk_q8_row_offsets_vnni(const uint8_t *const *a, size_t rows, size_t taps, size_t depth, int activations_signed,
+                             int32_t scale, int32_t *row_offset);
+
+/// The int32 sums of one output pixel of a quantized depthwise convolution with depth multiplier 1,
+/// read straight from the 8-bit input (AVX-512 VNNI `vpdpwssd`; call only when omk_cpu_level() >= 3):
+/// `acc[c] = Σ (x − zero_point)·w` over the valid taps in wrapping int32, x read as int8
+/// (`x_signed`) or uint8. `w` holds per tap and channel `(w − zw) & 0xFFFF` (the widened weight in
+/// the low half, zero above). Addressing as in omk_f32_dwconv_pixel_fma, in bytes for x and in
+/// int32 values for w; no byte past the channels is read.
+void omk_q8_dwconv_pixel_vnni(const uint8_t *x, const int32_t *w, size_t channels, size_t tap_rows,
+                              size_t tap_columns, size_t x_step, size_t x_row_step, size_t w_row_step, int x_signed,
+                              int32_t zero_point, int32_t *acc);
+
 /// The 8-bit output stage, in place: `acc[c] = clamp(requantize(acc[c] + bias[c]) + zero_point, lo, hi)`
 /// with wrapping int32 additions, where requantize is LiteRT's `MultiplyByQuantizedMultiplier`
 /// (gemm_rounding[c] == 0) or its optimized GEMM's variant whose final rounding shift rounds ties
@@ -45,6 +72,22 @@ void omk_requantize_i32(int32_t *acc, size_t count, const int32_t *bias, const i
 void omk_requantize_i32_avx2(int32_t *acc, size_t count, const int32_t *bias, const int32_t *multiplier,
                              const int32_t *shift, const uint8_t *gemm_rounding, int32_t zero_point, int32_t lo,
                              int32_t hi);
+
+/// `omk_requantize_i32` sixteen channels at a time, storing the low byte of each result at `out[c]`
+/// (for int8 and uint8 outputs, whose [lo, hi] lies in the type's range) and leaving `acc` as it was
+/// (AVX-512; call only when omk_cpu_level() >= 2). Multipliers must be non-negative.
+void omk_requantize_i32_to_8_avx512(const int32_t *acc, size_t count, const int32_t *bias, const int32_t *multiplier,
+                                    const int32_t *shift, const uint8_t *gemm_rounding, int32_t zero_point, int32_t lo,
+                                    int32_t hi, uint8_t *out);
+
+/// The same output stage when every channel rounds like LiteRT's optimized GEMM, from parameters
+/// prepared per channel (AVX-512; call only when omk_cpu_level() >= 2). Arrays hold whole blocks of
+/// 16 channels (count rounded up): `left[c]` = the left shift & 31; for block b, `addend` and `shift`
+/// hold at 16b + i (i < 8) channel 16b + 2i and at 16b + 8 + i channel 16b + 2i + 1, with right shift
+/// r: `2^30 + (r > 0 ? 2^(30+r) : 0)` and `31 + r`, or `2^62` and `63` when r >= 32 (the result is 0).
+void omk_requantize_gemm_to_8_avx512(const int32_t *acc, size_t count, const int32_t *bias, const int32_t *multiplier,
+                                     const int32_t *left, const int64_t *addend, const int64_t *shift,
+                                     int32_t zero_point, int32_t lo, int32_t hi, uint8_t *out);
 
 /// One output pixel of a float depthwise convolution with depth multiplier 1 (AVX2 + FMA; call
 /// only when omk_cpu_level() >= 1). `x` and `w` point at channel 0 of the first valid tap; later

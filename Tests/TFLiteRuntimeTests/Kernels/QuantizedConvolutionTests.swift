@@ -79,6 +79,8 @@ struct QuantizedConvolutionTests {
         ConvCase(input: [1, 9, 7, 3], filter: [4, 3, 2, 3], stride: 1, dilation: 2, same: false, activation: .relu6),
         ConvCase(input: [1, 5, 5, 6], filter: [4, 3, 3, 3], stride: 1, dilation: 1, same: true, activation: .none),  // 2 groups
         ConvCase(input: [1, 1, 1, 16], filter: [8, 1, 1, 16], stride: 1, dilation: 1, same: true, activation: .none),
+        // Several row tiles and column panels of the 8-bit GEMM, a depth past 64 and not a multiple of 4.
+        ConvCase(input: [1, 6, 7, 70], filter: [37, 3, 3, 70], stride: 1, dilation: 1, same: true, activation: .relu),
     ]
 
     @Test(arguments: convCases, Flavor.allCases)
@@ -107,7 +109,17 @@ struct QuantizedConvolutionTests {
 
     @Test(arguments: [1, 2], Flavor.allCases)
     func depthwiseMatchesReference(_ multiplier: Int, flavor: Flavor) throws {
-        let input = [2, 7, 6, 5 * multiplier], channels = 5 * multiplier * multiplier
+        try checkDepthwise(multiplier: multiplier, base: 5, flavor: flavor)
+    }
+
+    /// A group of 64 channels, then blocks of 16 and a remainder (the 8-bit VNNI pixel kernel's paths).
+    @Test(arguments: Flavor.allCases)
+    func depthwiseManyChannelsMatchesReference(_ flavor: Flavor) throws {
+        try checkDepthwise(multiplier: 1, base: 91, flavor: flavor)
+    }
+
+    private func checkDepthwise(multiplier: Int, base: Int, flavor: Flavor) throws {
+        let input = [2, 7, 6, base * multiplier], channels = base * multiplier * multiplier
         let s = Self.setup(flavor, input: input, filter: [1, 3, 3, channels], channels: channels, axis: 3, activation: .none, seed: 5)
         let tn = try QuantizedTestNode(
             .depthwiseConv2D, options: [0: 0, 1: 2, 2: 1, 3: Int32(multiplier), 4: 0],
@@ -146,6 +158,31 @@ struct QuantizedConvolutionTests {
             output: s.output)
         let (shape, got) = try tn.run()
         #expect(shape == [rows, outputs])
+        let out = ReferenceQuantizedConvolution.Output(
+            multipliers: s.multipliers, zeroPoint: Int32(s.output.zeroPoints[0]), min: s.range.min, max: s.range.max,
+            rounding: .gemm)
+        let want = ReferenceQuantizedConvolution.fullyConnected(
+            input: s.input.ints.map { Int32($0) }, rows: rows, depth: depth, inputZeroPoint: s.zx,
+            weights: s.filter.ints.map { Int32($0) }, filterZeroPoint: s.zw, outputs: outputs, bias: s.bias.ints, output: out)
+        #expect(got == want)
+    }
+
+    /// One row and many rows, operands only at their extremes (the largest byte products, in both signs),
+    /// on every 8-bit path: the GEMMs must give the reference's integers.
+    @Test(arguments: [Flavor.uint8, .int8], [1, 10])
+    func fullyConnectedExtremes(_ flavor: Flavor, rows: Int) throws {
+        let depth = 70, outputs = 37
+        var s = Self.setup(
+            flavor, input: [rows, depth], filter: [outputs, depth], channels: outputs, axis: 0, activation: .none, seed: 21,
+            legacyFullyConnected: true)
+        var rng = SplitMix64(seed: 4)
+        let low: Int64 = flavor == .uint8 ? 0 : -128, high: Int64 = flavor == .uint8 ? 255 : 127
+        s.input.ints = s.input.ints.map { _ in Bool.random(using: &rng) ? low : high }
+        s.filter.ints = s.filter.ints.map { _ in Bool.random(using: &rng) ? (flavor == .uint8 ? 0 : -127) : high }
+        let tn = try QuantizedTestNode(
+            .fullyConnected, options: [0: Int32(FusedActivation.none.rawValue)], inputs: [s.input, s.filter, s.bias],
+            output: s.output, threads: 2)
+        let (_, got) = try tn.run()
         let out = ReferenceQuantizedConvolution.Output(
             multipliers: s.multipliers, zeroPoint: Int32(s.output.zeroPoints[0]), min: s.range.min, max: s.range.max,
             rounding: .gemm)

@@ -36,44 +36,51 @@ final class QuantizedConvolutionKernel: OpKernel {
         }
     }
 
-    private let kind: Kind
+    let kind: Kind
     private var window = ConvolutionOptions()
     private let activation: FusedActivation
     private var keepNumDims = false
 
-    private var geometry: WindowGeometry?
-    private var outputChannels = 0
+    private(set) var geometry: WindowGeometry?
+    private(set) var outputChannels = 0
     private var groups = 1
     private var depthMultiplier = 1
     /// FULLY_CONNECTED: rows and row length.
-    private var rows = 0
-    private var depth = 0
+    private(set) var rows = 0
+    private(set) var depth = 0
     private var wide = false
 
     /// Widened weights: conv `[O][KH·KW][Cg]`, depthwise `[KH·KW][O]`, fully connected `[O][I]`.
     private let weights = ScratchBuffer<Int16>(0)
     private var weightsReady = false
-    private var biases: [Int64] = []
-    private var multipliers: [FixedPoint.Multiplier] = []
+    private(set) var biases: [Int64] = []
+    private(set) var multipliers: [FixedPoint.Multiplier] = []
     /// FULLY_CONNECTED 16x8 with int64 bias: LiteRT requantizes with `round(double(acc) * scale[c])`.
     private var realScales: [Double] = []
     private var doubleRequantize = false
     private var quantizedBiasType: Int8 = 0
     private var rounding: FixedPoint.GemmRounding = .reference
     /// Each output channel's rounding (int8 DEPTHWISE_CONV_2D rounds channel blocks of 8 differently).
-    private var roundings: [FixedPoint.GemmRounding] = []
-    private var outputZeroPoint: Int32 = 0
-    private var inputZeroPoint: Int32 = 0
-    private var filterZeroPoint: Int32 = 0
-    private var activationMin: Int32 = 0
-    private var activationMax: Int32 = 0
-    private let input16 = ScratchBuffer<Int16>(0)
+    private(set) var roundings: [FixedPoint.GemmRounding] = []
+    private(set) var outputZeroPoint: Int32 = 0
+    private(set) var inputZeroPoint: Int32 = 0
+    private(set) var filterZeroPoint: Int32 = 0
+    private(set) var activationMin: Int32 = 0
+    private(set) var activationMax: Int32 = 0
+    let input16 = ScratchBuffer<Int16>(0)
     /// The weights packed for the AVX2 GEMM (CONV_2D and FULLY_CONNECTED, int32 accumulators).
-    private let packedGemm = QuantizedPackedWeights()
+    let packedGemm = QuantizedPackedWeights()
     /// Int16 zeros a padding tap points at (the input zero point, widened).
-    private let zeroRow = ScratchBuffer<Int16>(0)
+    let zeroRow = ScratchBuffer<Int16>(0)
     /// The 32-bit output stage's per-channel arrays, for the C requantization loop.
-    private let stage = RequantizationStage()
+    let stage = RequantizationStage()
+    /// The 8-bit weights packed for the VNNI GEMM, when it runs (see `usesVNNI`).
+    let packedGemm8 = QuantizedPackedWeights8()
+    /// Bytes equal to the input zero point, which a padding tap points at on the VNNI path.
+    let zeroRow8 = ScratchBuffer<UInt8>(0)
+    private var activations8Bit = false
+    /// Depthwise weights for the VNNI pixel kernel: `(w − zw) & 0xFFFF` per tap and channel.
+    private let depthwiseWeights32 = ScratchBuffer<Int32>(0)
 
     init(_ node: Node, kind: Kind) throws {
         self.kind = kind
@@ -212,21 +219,37 @@ final class QuantizedConvolutionKernel: OpKernel {
             for c in 0..<(channels - channels % 8) { roundings[c] = .gemm }
         }
         stage.set(biases: biases, multipliers: multipliers, roundings: roundings)
-        input16.reserve(max(1, input.elementCount), filling: 0)
-        zeroRow.reserve(max(2, (geometry?.inputChannels ?? depth) + 2), filling: 0)
-        weights.reserve(max(1, filter.elementCount), filling: 0)
+        activations8Bit = input.type != .int16
+        if usesVNNI {
+            let padding = max(4, geometry?.inputChannels ?? 0)
+            zeroRow8.reserve(padding, filling: 0)
+            zeroRow8.pointer.update(repeating: UInt8(truncatingIfNeeded: inputZeroPoint), count: padding)
+        } else {
+            input16.reserve(max(1, input.elementCount), filling: 0)
+            zeroRow.reserve(max(2, (geometry?.inputChannels ?? depth) + 2), filling: 0)
+            weights.reserve(max(1, filter.elementCount), filling: 0)
+        }
+        if usesVNNIDepthwise { depthwiseWeights32.reserve(max(1, filter.elementCount), filling: 0) }
         weightsReady = false
         if QuantizedOperand.isReadableConstant(filter) { pack(filter) ; weightsReady = true }
     }
 
-    /// Widens the filter and lays it out for the inner loops.
+    /// Widens the filter and lays it out for the inner loops (or packs its bytes for the VNNI GEMM).
     private func pack(_ filter: RuntimeTensor) {
+        if usesVNNI {
+            packBytes(filter)
+            return
+        }
         let w = weights.pointer
         switch kind {
         case .conv, .fullyConnected, .depthwise:
             // [O][KH][KW][Cg] (conv), [O][I] (fully connected) and [1][KH][KW][O] (depthwise) are
             // already the layouts the loops read.
             QuantizedOperand.widen(filter, zeroPoint: filterZeroPoint, into: w)
+        }
+        if usesVNNIDepthwise {
+            let w32 = depthwiseWeights32.pointer
+            for i in 0..<filter.elementCount { w32[i] = Int32(UInt16(bitPattern: w[i])) }
         }
         guard usesGemm else { return }
         switch kind {
@@ -243,6 +266,16 @@ final class QuantizedConvolutionKernel: OpKernel {
     /// loops: wrapping int32 sums of exact products, in any order).
     private var usesGemm: Bool { CPUFeatures.level >= 1 && !wide && groups == 1 && kind != .depthwise }
 
+    /// Whether they run on the AVX-512 VNNI 8-bit GEMM instead (8-bit activations; the same int32
+    /// accumulators, see `QuantizedPackedWeights8`).
+    var usesVNNI: Bool { usesGemm && activations8Bit && CPUFeatures.level >= 3 }
+
+    /// Whether DEPTHWISE_CONV_2D (multiplier 1, 8-bit activations) reads its input bytes directly with
+    /// the VNNI pixel kernel instead of widening them first.
+    private var usesVNNIDepthwise: Bool {
+        kind == .depthwise && !wide && activations8Bit && depthMultiplier == 1 && CPUFeatures.level >= 3
+    }
+
     func eval(_ node: Node) throws {
         let input = try node.input(0), filter = try node.input(1), output = try node.output(0)
         try QuantizedOperand.checkBytes(input, node: node, role: "input")
@@ -252,7 +285,17 @@ final class QuantizedConvolutionKernel: OpKernel {
             pack(filter)
         }
         guard output.elementCount > 0, let out = output.data else { return }
-        QuantizedOperand.widen(input, zeroPoint: inputZeroPoint, into: input16.pointer)
+        if usesVNNI {
+            guard let x = input.data else { return }
+            let bytes = UnsafePointer(x.assumingMemoryBound(to: UInt8.self))
+            if kind == .conv {
+                runConvGemm8(node, input: bytes, out: out, type: output.type)
+            } else {
+                runFullyConnectedGemm8(node, input: bytes, out: out, type: output.type)
+            }
+            return
+        }
+        if !usesVNNIDepthwise { QuantizedOperand.widen(input, zeroPoint: inputZeroPoint, into: input16.pointer) }
         switch kind {
         case .conv where usesGemm: runConvGemm(node, out: out, type: output.type)
         case .fullyConnected where usesGemm && !doubleRequantize: runFullyConnectedGemm(node, out: out, type: output.type)
@@ -275,45 +318,6 @@ final class QuantizedConvolutionKernel: OpKernel {
     private func finishWide(_ acc: Int64, _ c: Int) -> Int32 {
         let v = FixedPoint.multiply(acc &+ biases[c], by: multipliers[c]) &+ outputZeroPoint
         return min(max(v, activationMin), activationMax)
-    }
-
-    // MARK: - CONV_2D and FULLY_CONNECTED on the int16 GEMM
-
-    private func runConvGemm(_ node: Node, out: UnsafeMutableRawPointer, type: TensorType) {
-        guard let g = geometry else { return }
-        let x = UnsafePointer(input16.pointer), zero = UnsafePointer(zeroRow.pointer)
-        let mr = QuantizedIndirectGemm.mr, channels = outputChannels
-        let gemm = QuantizedIndirectGemm(rows: g.outputPixels, weights: packedGemm)
-        let stage = self.stage, zp = outputZeroPoint, lo = activationMin, hi = activationMax
-        gemm.run(
-            threads: node.threadCount,
-            rowPointers: { first, count, pointers in
-                for r in 0..<mr {
-                    g.forEachTapOffset(pixel: first + min(r, count - 1)) { t, offset in
-                        pointers[t * mr + r] = offset.map { x + $0 } ?? zero
-                    }
-                }
-            },
-            finish: { p, acc in
-                stage.apply(acc, count: channels, zeroPoint: zp, lo: lo, hi: hi)
-                QuantizedOperand.store(acc, count: channels, to: out, type: type, offset: p * channels)
-            })
-    }
-
-    private func runFullyConnectedGemm(_ node: Node, out: UnsafeMutableRawPointer, type: TensorType) {
-        let x = UnsafePointer(input16.pointer), depth = self.depth, rows = self.rows
-        let mr = QuantizedIndirectGemm.mr, channels = outputChannels
-        let gemm = QuantizedIndirectGemm(rows: rows, weights: packedGemm)
-        let stage = self.stage, zp = outputZeroPoint, lo = activationMin, hi = activationMax
-        gemm.run(
-            threads: node.threadCount,
-            rowPointers: { first, count, pointers in
-                for r in 0..<mr { pointers[r] = x + (first + min(r, count - 1)) * depth }
-            },
-            finish: { row, acc in
-                stage.apply(acc, count: channels, zeroPoint: zp, lo: lo, hi: hi)
-                QuantizedOperand.store(acc, count: channels, to: out, type: type, offset: row * channels)
-            })
     }
 
     // MARK: - CONV_2D
@@ -425,6 +429,10 @@ final class QuantizedConvolutionKernel: OpKernel {
         let stage = self.stage, zp = outputZeroPoint, lo = activationMin, hi = activationMax
         let work = max(1, channels * g.taps)
         let useAVX2 = CPUFeatures.level >= 1 && m == 1
+        let raw = usesVNNIDepthwise ? (try? node.input(0))?.data : nil
+        let bytes = raw.map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) }
+        let w32 = UnsafePointer(depthwiseWeights32.pointer), signed: Int32 = type == .int8 ? 1 : 0
+        let zx = inputZeroPoint
         parallelFor(g.outputPixels, threads: node.threadCount, minimumPerThread: max(1, 65_536 / work)) { range in
             withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(1, channels)) { accBuffer in
                 guard let acc = accBuffer.baseAddress else { return }
@@ -434,6 +442,23 @@ final class QuantizedConvolutionKernel: OpKernel {
                     let ys = g.validFilterRows(outputRow: oy), xs = g.validFilterColumns(outputColumn: ox)
                     let iy0 = oy * g.strideHeight - g.padTop, ix0 = ox * g.strideWidth - g.padLeft
                     let image = x + b * g.inputHeight * g.inputWidth * inC
+                    if let bytes {
+                        if ys.isEmpty || xs.isEmpty {
+                            acc.update(repeating: 0, count: channels)
+                        } else {
+                            let image = bytes + b * g.inputHeight * g.inputWidth * inC
+                            let firstX = image + (iy0 + ys.lowerBound * g.dilationHeight) * g.inputWidth * inC
+                                + (ix0 + xs.lowerBound * g.dilationWidth) * inC
+                            let firstW = w32 + (ys.lowerBound * g.filterWidth + xs.lowerBound) * channels
+                            omk_q8_dwconv_pixel_vnni(
+                                firstX, firstW, channels, ys.count, xs.count, g.dilationWidth * inC,
+                                g.dilationHeight * g.inputWidth * inC, g.filterWidth * channels, signed, zx, acc)
+                        }
+                        stage.store(
+                            acc, count: channels, zeroPoint: zp, lo: lo, hi: hi, to: out, type: type,
+                            offset: p * channels)
+                        continue
+                    }
                     if useAVX2 {
                         if ys.isEmpty || xs.isEmpty {
                             acc.update(repeating: 0, count: channels)
@@ -445,8 +470,9 @@ final class QuantizedConvolutionKernel: OpKernel {
                                 firstX, firstW, channels, ys.count, xs.count, g.dilationWidth * inC,
                                 g.dilationHeight * g.inputWidth * inC, g.filterWidth * channels, acc)
                         }
-                        stage.apply(acc, count: channels, zeroPoint: zp, lo: lo, hi: hi)
-                        QuantizedOperand.store(acc, count: channels, to: out, type: type, offset: p * channels)
+                        stage.store(
+                            acc, count: channels, zeroPoint: zp, lo: lo, hi: hi, to: out, type: type,
+                            offset: p * channels)
                         continue
                     }
                     acc.update(repeating: 0, count: channels)
@@ -465,8 +491,8 @@ final class QuantizedConvolutionKernel: OpKernel {
                             }
                         }
                     }
-                    stage.apply(acc, count: channels, zeroPoint: zp, lo: lo, hi: hi)
-                    QuantizedOperand.store(acc, count: channels, to: out, type: type, offset: p * channels)
+                    stage.store(
+                        acc, count: channels, zeroPoint: zp, lo: lo, hi: hi, to: out, type: type, offset: p * channels)
                 }
             }
         }

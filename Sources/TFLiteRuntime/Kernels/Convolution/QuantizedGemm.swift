@@ -90,19 +90,59 @@ final class RequantizationStage {
     private let multiplier = ScratchBuffer<Int32>(0)
     private let shift = ScratchBuffer<Int32>(0)
     private let gemm = ScratchBuffer<UInt8>(0)
+    /// When every channel rounds like the GEMM: the parameters of `omk_requantize_gemm_to_8_avx512`.
+    private var allGemm = false
+    private let left = ScratchBuffer<Int32>(0)
+    private let addend = ScratchBuffer<Int64>(0)
+    private let rightShift = ScratchBuffer<Int64>(0)
 
     func set(biases: [Int64], multipliers: [FixedPoint.Multiplier], roundings: [FixedPoint.GemmRounding]) {
-        let count = max(1, multipliers.count)
+        // Whole blocks of 16 channels: the AVX-512 loops read them unmasked.
+        let count = (max(1, multipliers.count) + 15) / 16 * 16
         bias.reserve(count, filling: 0)
         multiplier.reserve(count, filling: 0)
         shift.reserve(count, filling: 0)
         gemm.reserve(count, filling: 0)
+        left.reserve(count, filling: 0)
+        addend.reserve(count, filling: 0)
+        rightShift.reserve(count, filling: 0)
+        allGemm = true
         for c in 0..<multipliers.count {
             bias.pointer[c] = c < biases.count ? Int32(truncatingIfNeeded: biases[c]) : 0
             multiplier.pointer[c] = multipliers[c].multiplier
-            shift.pointer[c] = Int32(clamping: multipliers[c].shift)
-            gemm.pointer[c] = c < roundings.count && roundings[c] == .gemm ? 1 : 0
+            let s = Int32(clamping: multipliers[c].shift)
+            shift.pointer[c] = s
+            let isGemm = c < roundings.count && roundings[c] == .gemm
+            gemm.pointer[c] = isGemm ? 1 : 0
+            allGemm = allGemm && isGemm
+            // Block b keeps its even channels' 64-bit parameters first, then its odd channels'.
+            let r = Int64(max(0, -Int(s))), slot = c / 16 * 16 + c % 2 * 8 + c % 16 / 2
+            left.pointer[c] = max(0, s) & 31
+            addend.pointer[slot] = r >= 32 ? 1 << 62 : (1 << 30) + (r > 0 ? 1 << (30 + r) : 0)
+            rightShift.pointer[slot] = r >= 32 ? 63 : 31 + r
         }
+    }
+
+    /// Requantizes `count` accumulators and stores them into `base` (a tensor of `type`) from element
+    /// `offset`; the accumulators may be overwritten. 8-bit outputs take the fused AVX-512 loop.
+    func store(
+        _ acc: UnsafeMutablePointer<Int32>, count: Int, zeroPoint: Int32, lo: Int32, hi: Int32,
+        to base: UnsafeMutableRawPointer, type: TensorType, offset: Int
+    ) {
+        if CPUFeatures.level >= 2, type == .int8 || type == .uint8 {
+            let out = base.assumingMemoryBound(to: UInt8.self) + offset
+            if allGemm {
+                omk_requantize_gemm_to_8_avx512(
+                    acc, count, bias.pointer, multiplier.pointer, left.pointer, addend.pointer, rightShift.pointer,
+                    zeroPoint, lo, hi, out)
+                return
+            }
+            omk_requantize_i32_to_8_avx512(
+                acc, count, bias.pointer, multiplier.pointer, shift.pointer, gemm.pointer, zeroPoint, lo, hi, out)
+            return
+        }
+        apply(acc, count: count, zeroPoint: zeroPoint, lo: lo, hi: hi)
+        QuantizedOperand.store(acc, count: count, to: base, type: type, offset: offset)
     }
 
     /// Requantizes `count` accumulators in place.
