@@ -57,10 +57,24 @@ struct SaliencyMap {
         values = GridFilters.boxBlur(raw, width: width, height: height, radius: 1)
     }
 
-    /// The value below which a fraction `q` of `values` lies (nearest rank).
+    /// The value below which a fraction `q` of the non-negative `values` lies, to 1/4096 of their
+    /// maximum: a histogram instead of a sort, which took a tenth of the localizer's time.
     static func percentile(_ values: [Float], _ q: Float) -> Float {
-        guard !values.isEmpty else { return 0 }
-        let sorted = values.sorted()
-        return sorted[min(sorted.count - 1, max(0, Int((Float(sorted.count - 1) * q).rounded())))]
+        let top = values.reduce(Float(0)) { $1.isFinite ? max($0, $1) : $0 }
+        guard top > 0 else { return 0 }
+        let bins = 4096
+        var histogram = [Int](repeating: 0, count: bins)
+        var count = 0
+        for v in values where v.isFinite && v >= 0 {
+            histogram[min(bins - 1, Int(v / top * Float(bins)))] += 1
+            count += 1
+        }
+        let rank = Int((Float(count) * q).rounded(.up))
+        var seen = 0
+        for bin in 0..<bins {
+            seen += histogram[bin]
+            if seen >= rank { return Float(bin + 1) / Float(bins) * top }
+        }
+        return top
     }
 }
