@@ -221,6 +221,48 @@ struct CustomObjectDetectorTests {
         #expect((panIDs.min() ?? 0) > (ids.max() ?? 0))
     }
 
+    @Test("labelsPath, threadCount, localizerConfiguration and trackerConfiguration are honoured")
+    func extensionOptions() throws {
+        let image = try photo("cat.bmp")
+        let baseline = try #require(try ObjectDetector(options: options()).results(in: image).first)
+        // A labels file replaces the metadata's names, index for index.
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("labels-\(UUID().uuidString).txt")
+        try (0..<631).map { "class-\($0)" }.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+        let renamed = options()
+        renamed.labelsPath = file.path
+        let relabelled = try #require(try ObjectDetector(options: renamed).results(in: image).first)
+        #expect(relabelled.labels.map(\.index) == baseline.labels.map(\.index))
+        #expect(relabelled.labels.map(\.text) == baseline.labels.map { "class-\($0.index)" })
+        // Two interpreter threads: the same objects.
+        let threaded = options()
+        threaded.threadCount = 2
+        #expect(try ObjectDetector(options: threaded).results(in: image) == [baseline])
+        // A localizer that refuses regions smaller than the whole image finds nothing.
+        let strict = options()
+        strict.localizerConfiguration.minimumAreaFraction = 1
+        #expect(try ObjectDetector(options: strict).results(in: image).isEmpty)
+        // Tracker settings reach the tracker: with no coasting and no memory of lost tracks, an object
+        // missing for one frame comes back with a new ID; with the defaults it keeps its ID.
+        func ids(_ configure: (inout ObjectTracker.Configuration) -> Void) throws -> [Int?] {
+            let stream = options(.stream)
+            configure(&stream.trackerConfiguration)
+            let detector = try ObjectDetector(options: stream)
+            let blank = VisionImage(
+                buffer: try PixelBuffer(
+                    bytes: [UInt8](repeating: 128, count: image.width * image.height * 3), width: image.width,
+                    height: image.height, format: .rgb8, planes: [.init(offset: 0, bytesPerRow: image.width * 3)]))
+            return try [image, image, image, blank, image].map { try detector.results(in: $0).first?.trackingID }
+        }
+        let kept = try ids { _ in }
+        #expect(kept[3] == nil && Set(kept.compactMap { $0 }).count == 1, "\(kept)")
+        let forgetful = try ids {
+            $0.maxMissedFrames = 0
+            $0.maxMissedFramesTentative = 0
+            $0.maxCoastFrames = 0
+        }
+        #expect(forgetful[3] == nil && forgetful[4] != forgetful[0], "\(forgetful)")
+    }
+
     @Test("A detection model can stand in for the built-in localizer; the classifier labels its objects")
     func detectionModelLocalizer() throws {
         let custom = options(multiple: true)
