@@ -3,21 +3,9 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 
-#define OMK_TARGET __attribute__((target("avx2")))
+#include "fixed_point_simd.h"
 
-/// Eight lanes of SaturatingRoundingDoublingHighMul(a, b) for b >= 0 (multipliers are never
-/// INT32_MIN, so the saturating case cannot occur). Its sign-dependent nudge followed by division
-/// truncating toward zero equals floor((a*b + 2^30) / 2^31) for either sign (for negative products,
-/// ceil((p + 1 − 2^30) / 2^31) = floor((p + 2^30) / 2^31)); the quotient fits in 32 bits, so the low
-/// half of a logical 64-bit shift is it.
-static OMK_TARGET inline __m256i srdhm8(__m256i a, __m256i b) {
-    const __m256i nudge = _mm256_set1_epi64x((int64_t)1 << 30);
-    const __m256i even = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(a, b), nudge), 31);
-    const __m256i odd = _mm256_srli_epi64(
-        _mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(a, 32), _mm256_srli_epi64(b, 32)), nudge), 31);
-    // Even results in the even 32-bit lanes, odd results moved up into the odd lanes.
-    return _mm256_blend_epi32(even, _mm256_slli_epi64(odd, 32), 0xAA);
-}
+#define OMK_TARGET __attribute__((target("avx2")))
 
 OMK_TARGET void omk_requantize_i32_avx2(int32_t *acc, size_t count, const int32_t *bias, const int32_t *multiplier,
                                         const int32_t *shift, const uint8_t *gemm_rounding, int32_t zero_point,
@@ -36,14 +24,14 @@ OMK_TARGET void omk_requantize_i32_avx2(int32_t *acc, size_t count, const int32_
         const __m256i gemm = _mm256_cmpgt_epi32(_mm256_cvtepu8_epi32(flags8), zero);
 
         // Optimized GEMM: high = srdhm(x << (left & 31), m); result = (high + 2^(r-1)) >> r.
-        const __m256i high_g = srdhm8(_mm256_sllv_epi32(x, _mm256_and_si256(left, mask31)), m);
+        const __m256i high_g = omk_srdhm8(_mm256_sllv_epi32(x, _mm256_and_si256(left, mask31)), m);
         const __m256i has_right = _mm256_cmpgt_epi32(right, zero);
         const __m256i half_bit = _mm256_and_si256(
             _mm256_srav_epi32(high_g, _mm256_sub_epi32(right, one)), _mm256_and_si256(one, has_right));
         const __m256i r_gemm = _mm256_add_epi32(_mm256_srav_epi32(high_g, right), half_bit);
 
         // Reference: RoundingDivideByPOT(srdhm(x << left, m), right); a shift of 32 or more gives 0.
-        const __m256i high_r = srdhm8(_mm256_sllv_epi32(x, left), m);
+        const __m256i high_r = omk_srdhm8(_mm256_sllv_epi32(x, left), m);
         const __m256i pot_mask = _mm256_sub_epi32(_mm256_sllv_epi32(one, right), one);
         const __m256i remainder = _mm256_and_si256(high_r, pot_mask);
         const __m256i threshold = _mm256_add_epi32(_mm256_srai_epi32(pot_mask, 1),

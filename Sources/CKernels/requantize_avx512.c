@@ -3,23 +3,9 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 
+#include "fixed_point_simd.h"
+
 #define OMK_TARGET __attribute__((target("avx512f,avx512bw,avx512vl")))
-
-/// The low 32 bits of `(p + 2^30) >> 31` in the 64-bit lanes of `p`. This is gemmlowp's
-/// SaturatingRoundingDoublingHighMul without its saturating case (multipliers are never INT32_MIN):
-/// its sign-dependent nudge followed by division truncating toward zero equals, for negative p,
-/// ceil((p + 1 − 2^30) / 2^31) = floor((p + 2^30) / 2^31), the same as for p >= 0. Bits 31..62 of
-/// the sum decide the quotient (it fits in 32 bits), so a logical shift serves.
-static OMK_TARGET inline __m512i high_half(__m512i p) {
-    return _mm512_srli_epi64(_mm512_add_epi64(p, _mm512_set1_epi64((int64_t)1 << 30)), 31);
-}
-
-/// Sixteen lanes of SaturatingRoundingDoublingHighMul(a, b) for b >= 0.
-static OMK_TARGET inline __m512i srdhm16(__m512i a, __m512i b) {
-    const __m512i even = high_half(_mm512_mul_epi32(a, b));
-    const __m512i odd = high_half(_mm512_mul_epi32(_mm512_srli_epi64(a, 32), _mm512_srli_epi64(b, 32)));
-    return _mm512_mask_blend_epi32(0xAAAA, even, _mm512_slli_epi64(odd, 32));
-}
 
 /// Requantizes 16 lanes: GEMM rounding where `gemm` has a bit, the reference rounding elsewhere
 /// (each variant computed only when some lane needs it).
@@ -31,14 +17,14 @@ static OMK_TARGET inline __m512i block(__m512i x, __m512i mult, __m512i s, __mma
     __m512i r_gemm = zero, r_ref = zero;
     if (gemm) {
         // Optimized GEMM (ruy): high = srdhm(x << (left & 31), m); (high + 2^(r-1)) >> r without overflow.
-        const __m512i high = srdhm16(_mm512_sllv_epi32(x, _mm512_and_si512(left, _mm512_set1_epi32(31))), mult);
+        const __m512i high = omk_srdhm16(_mm512_sllv_epi32(x, _mm512_and_si512(left, _mm512_set1_epi32(31))), mult);
         const __m512i below = _mm512_srav_epi32(high, _mm512_sub_epi32(right, one));
         const __m512i half_bit = _mm512_maskz_and_epi32(has_right, below, one);
         r_gemm = _mm512_add_epi32(_mm512_srav_epi32(high, right), half_bit);
     }
     if (gemm != 0xFFFF) {
         // Reference: RoundingDivideByPOT(srdhm(x << left, m), right); a shift of 32 or more gives 0.
-        const __m512i high = srdhm16(_mm512_sllv_epi32(x, left), mult);
+        const __m512i high = omk_srdhm16(_mm512_sllv_epi32(x, left), mult);
         const __m512i pot_mask = _mm512_sub_epi32(_mm512_sllv_epi32(one, right), one);
         const __m512i remainder = _mm512_and_si512(high, pot_mask);
         const __mmask16 negative = _mm512_cmplt_epi32_mask(high, zero);

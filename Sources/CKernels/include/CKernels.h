@@ -120,4 +120,24 @@ void omk_q16_dwconv_pixel_avx2(const int16_t *x, const int16_t *w, size_t channe
                                size_t tap_columns, size_t x_step, size_t x_row_step, size_t w_row_step,
                                int32_t *acc);
 
+/// The integer parameters of an 8-bit quantized ADD (LiteRT's `ArithmeticParams`): offsets are minus
+/// the inputs' zero points and plus the output's; each multiplier is Q31 with a power-of-two `shift`
+/// (positive: left), as `FixedPoint.quantizeMultiplier` makes them; `left_shift` is 20.
+typedef struct {
+    int32_t input1_offset, input2_offset, output_offset, left_shift;
+    int32_t input1_multiplier, input1_shift, input2_multiplier, input2_shift;
+    int32_t output_multiplier, output_shift;
+    int32_t activation_min, activation_max;
+} omk_q8_add_params;
+
+/// `out[i] = a[i] + b[i]` for `count` int8 (`is_signed` 1) or uint8 (0) elements, with the integers
+/// of LiteRT's optimized vector blocks (int8 `AddElementwiseInt8`, uint8 `AddElementwise`), the same
+/// as `QuantizedBinaryParams.addBlockInt8` / `addBlockShiftAfter` lane by lane. Requires no
+/// multiplier equal to INT32_MIN and `output_shift >= -31`. AVX-512: call only when
+/// omk_cpu_level() >= 2; AVX2: when >= 1. `out` may alias `a` or `b` exactly.
+void omk_q8_add_avx512(const void *a, const void *b, void *out, size_t count, int is_signed,
+                       const omk_q8_add_params *p);
+void omk_q8_add_avx2(const void *a, const void *b, void *out, size_t count, int is_signed,
+                     const omk_q8_add_params *p);
+
 #endif

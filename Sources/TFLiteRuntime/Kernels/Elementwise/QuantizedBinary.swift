@@ -170,7 +170,8 @@ extension QuantizedBinaryParams {
         let block = signed ? 16 : 8
         let blocked = count / block * block
         let lower = Int32(T.min), upper = Int32(T.max)
-        for i in 0..<blocked {
+        let vectorised = !multiply && addBlocksSIMD(a, b, out, blocked)
+        for i in (vectorised ? blocked : 0)..<blocked {
             let x = Int32(a[i]), y = Int32(b[i])
             let r =
                 multiply
