@@ -125,9 +125,10 @@ final class DetectionPipeline {
                     .filter { $0.confidence >= labelThreshold }
                 labels = Array(labels.prefix(maxLabels))
             }
+            // The tracker's smoothed box, kept inside the image (its own observation if it left it).
+            let smoothed = assignment.frame.intersection(bounds)
             return DetectedObject(
-                frame: assignment.frame.intersection(bounds).isNull ? found[assignment.observationIndex].frame
-                    : assignment.frame.intersection(bounds),
+                frame: smoothed.isNull || smoothed.isEmpty ? found[assignment.observationIndex].frame : smoothed,
                 trackingID: assignment.trackingID, labels: labels)
         }
     }

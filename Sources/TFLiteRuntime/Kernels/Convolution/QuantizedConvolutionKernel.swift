@@ -334,10 +334,7 @@ final class QuantizedConvolutionKernel: OpKernel {
             withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(1, channels)) { rowBuffer in
                 guard let row = rowBuffer.baseAddress else { return }
                 for p in range {
-                    let b = p / (g.outputHeight * g.outputWidth), rest = p % (g.outputHeight * g.outputWidth)
-                    let oy = rest / g.outputWidth, ox = rest % g.outputWidth
-                    let ys = g.validFilterRows(outputRow: oy), xs = g.validFilterColumns(outputColumn: ox)
-                    let iy0 = oy * g.strideHeight - g.padTop, ix0 = ox * g.strideWidth - g.padLeft
+                    let (b, ys, xs, iy0, ix0) = g.window(ofPixel: p)
                     let image = x + b * g.inputHeight * g.inputWidth * g.inputChannels
                     for c in 0..<channels {
                         let group = c / perGroup
@@ -388,10 +385,7 @@ final class QuantizedConvolutionKernel: OpKernel {
                 withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(1, channels)) { rowBuffer in
                     guard let acc = accBuffer.baseAddress, let row = rowBuffer.baseAddress else { return }
                     for p in range {
-                        let b = p / (g.outputHeight * g.outputWidth), rest = p % (g.outputHeight * g.outputWidth)
-                        let oy = rest / g.outputWidth, ox = rest % g.outputWidth
-                        let ys = g.validFilterRows(outputRow: oy), xs = g.validFilterColumns(outputColumn: ox)
-                        let iy0 = oy * g.strideHeight - g.padTop, ix0 = ox * g.strideWidth - g.padLeft
+                        let (b, ys, xs, iy0, ix0) = g.window(ofPixel: p)
                         let image = x + b * g.inputHeight * g.inputWidth * inC
                         acc.update(repeating: 0, count: channels)
                         for ky in ys {
@@ -437,10 +431,7 @@ final class QuantizedConvolutionKernel: OpKernel {
             withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(1, channels)) { accBuffer in
                 guard let acc = accBuffer.baseAddress else { return }
                 for p in range {
-                    let b = p / (g.outputHeight * g.outputWidth), rest = p % (g.outputHeight * g.outputWidth)
-                    let oy = rest / g.outputWidth, ox = rest % g.outputWidth
-                    let ys = g.validFilterRows(outputRow: oy), xs = g.validFilterColumns(outputColumn: ox)
-                    let iy0 = oy * g.strideHeight - g.padTop, ix0 = ox * g.strideWidth - g.padLeft
+                    let (b, ys, xs, iy0, ix0) = g.window(ofPixel: p)
                     let image = x + b * g.inputHeight * g.inputWidth * inC
                     if let bytes {
                         if ys.isEmpty || xs.isEmpty {

@@ -94,16 +94,26 @@ struct WindowGeometry: Equatable {
         return lo..<hi
     }
 
+    /// Where output pixel `p` (batch-major) reads: its batch, the filter rows and columns inside the
+    /// image, and the input row and column of filter tap (0, 0) (negative in the padding).
+    @inline(__always)
+    func window(ofPixel p: Int) -> (batch: Int, rows: Range<Int>, columns: Range<Int>, row0: Int, column0: Int) {
+        let pixelsPerImage = outputHeight * outputWidth
+        let rest = p % pixelsPerImage
+        let oy = rest / outputWidth, ox = rest % outputWidth
+        return (
+            p / pixelsPerImage, validFilterRows(outputRow: oy), validFilterColumns(outputColumn: ox),
+            oy * strideHeight - padTop, ox * strideWidth - padLeft
+        )
+    }
+
     /// For output pixel `p` (batch-major), calls `body(tap, offset)` for every filter tap in
     /// row-major order with the element offset of the input pixel the tap reads (from the start of
     /// the input), or nil when the tap falls in the padding: the rows of an indirect convolution.
     @inline(__always)
     func forEachTapOffset(pixel p: Int, _ body: (_ tap: Int, _ offset: Int?) -> Void) {
-        let pixelsPerImage = outputHeight * outputWidth
-        let b = p / pixelsPerImage, rest = p % pixelsPerImage
-        let oy = rest / outputWidth, ox = rest % outputWidth
+        let (b, _, _, iy0, ix0) = window(ofPixel: p)
         let imageOffset = b * inputHeight * inputWidth * inputChannels
-        let iy0 = oy * strideHeight - padTop, ix0 = ox * strideWidth - padLeft
         var t = 0
         for ky in 0..<filterHeight {
             let iy = iy0 + ky * dilationHeight

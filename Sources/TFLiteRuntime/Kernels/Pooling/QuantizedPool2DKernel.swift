@@ -61,10 +61,7 @@ final class QuantizedPool2DKernel: OpKernel {
             withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(1, depth)) { accBuffer in
                 guard let acc = accBuffer.baseAddress else { return }
                 for p in range {
-                    let b = p / (g.outputHeight * g.outputWidth), rest = p % (g.outputHeight * g.outputWidth)
-                    let oy = rest / g.outputWidth, ox = rest % g.outputWidth
-                    let ys = g.validFilterRows(outputRow: oy), xs = g.validFilterColumns(outputColumn: ox)
-                    let iy0 = oy * g.strideHeight - g.padTop, ix0 = ox * g.strideWidth - g.padLeft
+                    let (b, ys, xs, iy0, ix0) = g.window(ofPixel: p)
                     let image = x + b * g.inputHeight * g.inputWidth * depth
                     acc.update(repeating: isMax ? Int32.min : 0, count: depth)
                     for ky in ys {

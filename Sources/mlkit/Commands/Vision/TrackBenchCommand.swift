@@ -71,7 +71,8 @@ struct TrackBenchCommand: ParsableCommand {
             default:
                 let objectDetector: ObjectDetector
                 if detector == "built-in" {
-                    objectDetector = try makeBuiltInDetector()
+                    // ML Kit's default detector: the built-in localizer, up to 5 objects, stream mode.
+                    objectDetector = try ObjectDetector(options: ObjectDetectorOptions())
                 } else {
                     let options = ObjectDetectorOptions(localModel: CustomLocalModel(modelPath: detector))
                     options.detectorMode = .stream
@@ -139,13 +140,7 @@ struct TrackBenchCommand: ParsableCommand {
                 picture.drawRect(
                     object.frame, color: object.isIgnored ? (120, 120, 120) : (255, 255, 255), thickness: 1)
             }
-            for object in objects {
-                let id = object.trackingID ?? -1
-                let color = AnnotatedImage.color(for: id)
-                picture.drawRect(object.frame.insetBy(dx: 1, dy: 1), color: color, thickness: 2)
-                picture.drawText(
-                    "#\(id)", x: Int(object.frame.minX) + 2, y: Int(object.frame.minY) + 2, scale: 1, background: color)
-            }
+            picture.draw(objects)
             let subfolder = folder.appendingPathComponent(String(sequence.name.prefix { $0 != " " }))
             let file = subfolder.appendingPathComponent(String(format: "frame-%03d.png", frame.index))
             do {
@@ -158,10 +153,4 @@ struct TrackBenchCommand: ParsableCommand {
             }
         }
     }
-}
-
-/// The built-in detector: ML Kit's default object detector, `ObjectDetector(options: ObjectDetectorOptions())`
-/// (no model: the saliency localizer, up to 5 objects, stream mode, tracking IDs).
-func makeBuiltInDetector() throws -> ObjectDetector {
-    try ObjectDetector(options: ObjectDetectorOptions())
 }
