@@ -40,7 +40,24 @@ struct FixtureParityTests {
         }
     }
 
-    static func check(_ entry: Manifest.Case, threads: Int) throws {
+    /// Float fixtures whose every output is bit-identical to LiteRT's builtin kernels: CONV_2D,
+    /// FULLY_CONNECTED and DEPTHWISE_CONV_2D follow its summation order and rounding
+    /// (`GemmSummationOrder`, products rounded before they are added), which a dynamic-range layer
+    /// downstream needs (it quantizes its float input, turning an ulp into a quantum).
+    static let bitExact = [
+        "conv2d", "conv2d_dilated", "depthwise_conv2d", "fully_connected", "small_cnn", "mobilenet_v2",
+        "batch_matmul", "pooling", "reductions", "binary_arith", "resize",
+    ]
+
+    @Test("bit-identical to LiteRT", arguments: FixtureParityTests.bitExact)
+    func bitIdentical(_ name: String) throws {
+        let entry = try #require(try FixtureParityTests.manifest().cases.first { $0.name == name })
+        for threads in [1, 2] {
+            try FixtureParityTests.check(entry, threads: threads, exact: true)
+        }
+    }
+
+    static func check(_ entry: Manifest.Case, threads: Int, exact: Bool = false) throws {
         let folder = TestPaths.opFixtures.appendingPathComponent(entry.name)
         let interpreter = try Interpreter(
             modelPath: folder.appendingPathComponent("model.tflite").path, options: .init(threadCount: threads))
@@ -67,7 +84,7 @@ struct FixtureParityTests {
             guard a.count == e.count else { continue }
             let scale = max(1, e.map(abs).max() ?? 0)
             let diff = maxAbsDifference(a, e)
-            let tolerance = (entry.tolerance ?? 1e-4) * scale
+            let tolerance = exact ? 0 : (entry.tolerance ?? 1e-4) * scale
             #expect(diff <= tolerance, "\(entry.name) output \(o), \(threads) thread(s): max diff \(diff) > \(tolerance)")
         }
     }

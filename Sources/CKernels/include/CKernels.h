@@ -14,15 +14,25 @@ int omk_cpu_level(void);
 ///
 /// `a[tap * 8 + r]` points at row r's `depth` values for each tap (rows past `rows` must point at
 /// valid memory; their results are not stored). `b` is a packed panel: for every (tap, k) in order,
-/// 16 consecutive weights. Each output accumulates a fused multiply-add per (tap, k) from zero, in
-/// that order, then adds `bias[j]` — the same order and rounding on both paths, and closer to
-/// LiteRT's GEMM than starting from the bias (measured: MobileNetV3 float max |diff| 1.2–2.2e-7
-/// against 1.9–3.6e-7); the result is clamped to [lower, upper] and the first `columns` (<= 16)
-/// values of each of the first `rows` rows are stored at `c + r * ldc`.
-void omk_f32_gemm_8x16_fma(const float *const *a, size_t rows, size_t taps, size_t depth, const float *b,
-                           const float *bias, float lower, float upper, float *c, size_t ldc, size_t columns);
+/// 16 consecutive weights. Each output starts from zero and adds every product, rounded, per
+/// (tap, k) in that order (a multiply then an add, not a fused multiply-add), then adds `bias[j]`:
+/// the order and rounding of LiteRT's builtin float GEMM (Eigen), so results are bit-identical to
+/// it. The result is clamped to [lower, upper] and the first `columns` (<= 16) values of each of
+/// the first `rows` rows are stored at `c + r * ldc`. `_avx2` needs omk_cpu_level() >= 1,
+/// `_avx512` >= 2.
+void omk_f32_gemm_8x16_avx2(const float *const *a, size_t rows, size_t taps, size_t depth, const float *b,
+                            const float *bias, float lower, float upper, float *c, size_t ldc, size_t columns);
 void omk_f32_gemm_8x16_avx512(const float *const *a, size_t rows, size_t taps, size_t depth, const float *b,
                               const float *bias, float lower, float upper, float *c, size_t ldc, size_t columns);
+
+/// The same product for a single row (`a[tap * 8]`), in the order of LiteRT's matrix-vector
+/// product: four partial sums over the k ≡ 0, 1, 2, 3 (mod 4) of the whole (tap, k) sequence,
+/// combined as (s0 + s2) + (s1 + s3), then the last taps·depth mod 4 products one by one, then the
+/// bias; clamped, and the first `columns` (<= 16) values stored at `c`.
+void omk_f32_gemv_16_avx2(const float *const *a, size_t taps, size_t depth, const float *b, const float *bias,
+                          float lower, float upper, float *c, size_t columns);
+void omk_f32_gemv_16_avx512(const float *const *a, size_t taps, size_t depth, const float *b, const float *bias,
+                            float lower, float upper, float *c, size_t columns);
 
 /// One int16 GEMM tile of 8 rows by 8 columns with int32 accumulators (AVX2 `vpmaddwd`; call only
 /// when omk_cpu_level() >= 1). `a[tap * 8 + r]` points at row r's `depth` int16 values per tap;
@@ -89,11 +99,12 @@ void omk_requantize_gemm_to_8_avx512(const int32_t *acc, size_t count, const int
                                      const int32_t *left, const int64_t *addend, const int64_t *shift,
                                      int32_t zero_point, int32_t lo, int32_t hi, uint8_t *out);
 
-/// One output pixel of a float depthwise convolution with depth multiplier 1 (AVX2 + FMA; call
-/// only when omk_cpu_level() >= 1). `x` and `w` point at channel 0 of the first valid tap; later
-/// taps are `x_step` / `channels` floats apart along a row and `x_row_step` / `w_row_step` between
-/// rows. Each channel starts from `bias[c]`, adds one fused multiply-add per tap in row-major order,
-/// and is clamped to [lower, upper] into `out[c]`.
+/// One output pixel of a float depthwise convolution with depth multiplier 1 (AVX2; call only when
+/// omk_cpu_level() >= 1). `x` and `w` point at channel 0 of the first valid tap; later taps are
+/// `x_step` / `channels` floats apart along a row and `x_row_step` / `w_row_step` between rows. Each
+/// channel starts from `bias[c]` and adds x·w per tap in row-major order, the product rounded before
+/// the add (LiteRT's builtin order and rounding, no fused multiply-add), and is clamped to
+/// [lower, upper] into `out[c]`.
 void omk_f32_dwconv_pixel_fma(const float *x, const float *w, size_t channels, size_t tap_rows,
                               size_t tap_columns, size_t x_step, size_t x_row_step, size_t w_row_step,
                               const float *bias, float lower, float upper, float *out);

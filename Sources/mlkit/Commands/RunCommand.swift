@@ -26,6 +26,11 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Threads the kernels may use.")
     var threads: Int = 1
 
+    @Option(
+        name: .customLong("dump-intermediates"),
+        help: "Also write every operator's outputs to this directory as tensor_<index>.npy (for comparing layer by layer).")
+    var intermediatesDir: String?
+
     func validate() throws {
         guard threads >= 1 && threads <= 64 else { throw ValidationError("--threads must be between 1 and 64") }
     }
@@ -70,7 +75,17 @@ struct RunCommand: ParsableCommand {
             for (i, array) in arrays.enumerated() {
                 try interpreter.copy(array.data, toInputAt: i)
             }
-            try interpreter.invoke()
+            if let intermediatesDir {
+                let dumps = URL(fileURLWithPath: intermediatesDir, isDirectory: true)
+                try FileManager.default.createDirectory(at: dumps, withIntermediateDirectories: true)
+                try interpreter.invoke { node in
+                    for (index, tensor) in zip(node.tensorIndices, node.tensors) {
+                        try NumPyArray(tensor).write(to: dumps.appendingPathComponent("tensor_\(index).npy"))
+                    }
+                }
+            } else {
+                try interpreter.invoke()
+            }
             let directory = URL(fileURLWithPath: outputDir, isDirectory: true)
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             for o in 0..<interpreter.outputTensorCount {

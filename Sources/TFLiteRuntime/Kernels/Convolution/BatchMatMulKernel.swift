@@ -140,8 +140,11 @@ final class BatchMatMulKernel: OpKernel {
             a = UnsafePointer(transposed)
         }
         for (b, (lb, rb)) in zip(lhsBatch, rhsBatch).enumerated() {
-            let gemm = IndirectGemm(
+            var gemm = IndirectGemm(
                 rows: m, taps: 1, depth: k, weights: packed[rb], output: y + b * m * n, outputStride: n)
+            // LiteRT's BATCH_MATMUL results match one running sum per output (measured on the
+            // committed fixtures), not the CONV_2D / FULLY_CONNECTED GEMM's blocked order.
+            gemm.followsEigenOrder = false
             gemm.run(threads: node.threadCount, rowPointers: IndirectGemm.denseRows(a + lb * m * k, stride: k))
         }
     }

@@ -109,6 +109,8 @@ final class Conv2DKernel: OpKernel {
             var gemm = IndirectGemm(
                 rows: g.outputPixels, taps: pointwise ? 1 : g.taps, depth: groupInput, weights: weights,
                 output: y + group * groupOutput, outputStride: outputChannels, lower: lower, upper: upper)
+            // LiteRT runs grouped convolution through its reference loops: one running sum per output.
+            gemm.followsEigenOrder = groups == 1
             let groupInputBase = x + group * groupInput
             if pointwise {
                 gemm.run(threads: node.threadCount, rowPointers: IndirectGemm.denseRows(groupInputBase, stride: g.inputChannels))

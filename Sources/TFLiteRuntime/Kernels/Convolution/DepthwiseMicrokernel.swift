@@ -23,7 +23,7 @@ enum DepthwiseMicrokernel {
         let inputRowStride = g.inputWidth * channels
         let filterRowStride = g.filterWidth * channels
         let xStep = g.dilationWidth * channels
-        let useFMA = CPUFeatures.level >= 1
+        let useAVX2 = CPUFeatures.level >= 1
         for ox in 0..<g.outputWidth {
             let columnsValid = g.validFilterColumns(outputColumn: ox)
             let ix0 = ox * g.strideWidth - g.padLeft
@@ -39,7 +39,7 @@ enum DepthwiseMicrokernel {
             let firstW = filter + rowsValid.lowerBound * filterRowStride + columnsValid.lowerBound * channels
             let xRowStep = g.dilationHeight * inputRowStride
             let tapRows = rowsValid.count, tapColumns = columnsValid.count
-            if useFMA {
+            if useAVX2 {
                 omk_f32_dwconv_pixel_fma(
                     firstX, firstW, channels, tapRows, tapColumns, xStep, xRowStep, filterRowStride, bias, lower,
                     upper, out)

@@ -6,6 +6,11 @@
 /// convolutions without im2col (one tap per filter position, rows pointing into the input image or
 /// at a zero row for padding). The right-hand side is a panel of `PackedWeights`. Accumulators stay
 /// in SIMD registers; bias and the activation clamp are applied in the output stage.
+///
+/// The summation order is LiteRT's builtin float GEMM (see `omk_f32_gemm_8x16_avx512`): from zero,
+/// each product rounded before it is added, in (tap, k) order, the bias last; one row alone (a
+/// matrix-vector product) sums in four interleaved partial sums (`gemv`). Swift does not fuse
+/// `a * b + c`, so the portable loops round exactly like the C kernels.
 enum GemmMicrokernel {
     /// Rows per tile: the C kernel computes 8; the portable path does two blocks of 4.
     static let mr = 8
@@ -26,8 +31,7 @@ enum GemmMicrokernel {
         bias: UnsafePointer<Float>, lower: Float, upper: Float,
         c: UnsafeMutablePointer<Float>, ldc: Int, columns: Int
     ) {
-        let initial = load(bias)
-        var c0 = initial, c1 = initial, c2 = initial, c3 = initial
+        var c0 = Vector(), c1 = Vector(), c2 = Vector(), c3 = Vector()
         var w = b
         for t in 0..<taps {
             let rows = a + t * mr + firstRow
@@ -43,39 +47,64 @@ enum GemmMicrokernel {
                 k += 1
             }
         }
-        store(clamp(c0, lower, upper), c, columns)
-        store(clamp(c1, lower, upper), c + ldc, columns)
-        store(clamp(c2, lower, upper), c + 2 * ldc, columns)
-        store(clamp(c3, lower, upper), c + 3 * ldc, columns)
+        let b = load(bias)
+        store(clamp(c0 + b, lower, upper), c, columns)
+        store(clamp(c1 + b, lower, upper), c + ldc, columns)
+        store(clamp(c2 + b, lower, upper), c + 2 * ldc, columns)
+        store(clamp(c3 + b, lower, upper), c + 3 * ldc, columns)
     }
 
-    /// Computes one row of a tile (row `row` of the tap pointers): used for the rows left over when
-    /// the row count is not a multiple of `mr`, and for matrix-vector products.
+    /// Computes one row of a tile (row `row` of the tap pointers): the rows left over when the row
+    /// count is not a multiple of `mr`.
     @inline(__always)
     static func tile1(
         a: UnsafePointer<UnsafePointer<Float>>, row: Int, taps: Int, depth: Int, b: UnsafePointer<Float>,
         bias: UnsafePointer<Float>, lower: Float, upper: Float,
         c: UnsafeMutablePointer<Float>, columns: Int
     ) {
-        // Two accumulators (even and odd k) hide the add latency of a single dependency chain.
-        var even = load(bias)
-        var odd = Vector()
+        var acc = Vector()
         var w = b
         for t in 0..<taps {
             let a0 = a[t * mr + row]
-            var k = 0
-            while k + 1 < depth {
-                even += load(w) * a0[k]
-                odd += load(w + nr) * a0[k + 1]
-                w += 2 * nr
-                k += 2
-            }
-            if k < depth {
-                even += load(w) * a0[k]
+            for k in 0..<depth {
+                acc += load(w) * a0[k]
                 w += nr
             }
         }
-        store(clamp(even + odd, lower, upper), c, columns)
+        store(clamp(acc + load(bias), lower, upper), c, columns)
+    }
+
+    /// A matrix-vector product (the whole product has one row, `a[tap * mr]`), in LiteRT's order
+    /// for it: four partial sums over the k ≡ 0, 1, 2, 3 (mod 4) of the whole (tap, k) sequence,
+    /// combined as (s0 + s2) + (s1 + s3), then the last `taps * depth % 4` products in order, then
+    /// the bias (see `omk_f32_gemv_16_avx512`).
+    @inline(__always)
+    static func gemv(
+        a: UnsafePointer<UnsafePointer<Float>>, taps: Int, depth: Int, b: UnsafePointer<Float>,
+        bias: UnsafePointer<Float>, lower: Float, upper: Float, c: UnsafeMutablePointer<Float>, columns: Int
+    ) {
+        let total = taps * depth, whole = total - total % 4
+        var partial = (Vector(), Vector(), Vector(), Vector())
+        var w = b, g = 0
+        for t in 0..<taps where g < whole {
+            let x = a[t * mr]
+            for k in 0..<min(depth, whole - g) {
+                let product = load(w) * x[k]
+                switch g & 3 {
+                case 0: partial.0 += product
+                case 1: partial.1 += product
+                case 2: partial.2 += product
+                default: partial.3 += product
+                }
+                w += nr
+                g += 1
+            }
+        }
+        var sum = (partial.0 + partial.2) + (partial.1 + partial.3)
+        for g in whole..<total {
+            sum += load(b + g * nr) * a[(g / depth) * mr][g % depth]
+        }
+        store(clamp(sum + load(bias), lower, upper), c, columns)
     }
 
     @inline(__always)

@@ -8,7 +8,9 @@
 ///   equal (`EvalHybrid`, scale = image_scale · weight_scale), asymmetrically when they differ
 ///   (`EvalHybridPerChannel`, scale = weight_scale[c] · image_scale); output `acc · scale + bias`.
 /// - DEPTHWISE_CONV_2D always quantizes each image asymmetrically (`EvalHybridPerChannel`); it does
-///   not dequantize the weights. Output `acc · (weight_scale[c] · image_scale) + bias`.
+///   not dequantize the weights. Output `(acc · weight_scale[c]) · image_scale + bias`, in that
+///   order (measured against LiteRT: the product of the two scales first is off by an ulp in a
+///   quarter of the outputs).
 ///
 /// Padding taps contribute nothing (LiteRT's im2col pads with the image's zero point and subtracts
 /// the weight row sums times the zero point, which amounts to the same). Then the fused activation.
@@ -248,8 +250,12 @@ final class HybridConvolutionKernel: OpKernel {
                         }
                     }
                     let out = y + p * channels
+                    // LiteRT's hybrid depthwise scales by the weight's scale first, then by the image's
+                    // (two roundings; one product of the two scales differs in the last bit).
+                    let imageScale = scales[b]
                     for c in 0..<channels {
-                        out[c] = min(max(Float(acc[c]) * scale(c, scales[b]) + bias[c], lower), upper)
+                        let weightScale = weightScales[weightScales.count == 1 ? 0 : c]
+                        out[c] = min(max((Float(acc[c]) * weightScale) * imageScale + bias[c], lower), upper)
                     }
                 }
             }

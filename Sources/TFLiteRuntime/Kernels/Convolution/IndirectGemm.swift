@@ -23,6 +23,10 @@ struct IndirectGemm {
     var upper: Float = .infinity
     /// Floats of per-thread scratch per tile row that `RowPointers` may copy rows into (0 for none).
     var scratchPerRow = 0
+    /// Whether the outputs follow LiteRT's GEMM summation order (`GemmSummationOrder`); otherwise
+    /// every output is one running sum in (tap, k) order, like LiteRT's reference loops (grouped
+    /// convolution).
+    var followsEigenOrder = true
 
     /// Fills `mr` row pointers per tap for `count` rows starting at row `first`, laid out as
     /// `pointers[tap * mr + r]`. Rows past `count` must repeat a valid row (their results are dropped).
@@ -89,6 +93,8 @@ struct IndirectGemm {
         let a = UnsafePointer(pointers)
         let cpuLevel = CPUFeatures.level
         let aOptional = UnsafeRawPointer(a).assumingMemoryBound(to: UnsafePointer<Float>?.self)
+        let irregular = followsEigenOrder && rows > 1
+            ? GemmSummationOrder.firstIrregularChannel(pixels: rows, channels: columns, depth: taps * depth) : nil
         for unit in range {
             let block = unit / rowTiles
             let first = (unit % rowTiles) * mr
@@ -100,10 +106,24 @@ struct IndirectGemm {
                 let pb = bias + p * nr
                 let c = output + first * ldc + p * nr
                 let valid = min(nr, columns - p * nr)
-                if cpuLevel >= 2 {
+                if rows == 1 {
+                    // A matrix-vector product sums in LiteRT's GEMV order (see `GemmMicrokernel.gemv`).
+                    if cpuLevel >= 2 {
+                        omk_f32_gemv_16_avx512(aOptional, taps, depth, b, pb, lower, upper, c, valid)
+                    } else if cpuLevel == 1 {
+                        omk_f32_gemv_16_avx2(aOptional, taps, depth, b, pb, lower, upper, c, valid)
+                    } else {
+                        let half = GemmMicrokernel.half
+                        for h in stride(from: 0, to: valid, by: half) {
+                            GemmMicrokernel.gemv(
+                                a: a, taps: taps, depth: depth, b: b + h, bias: pb + h, lower: lower, upper: upper,
+                                c: c + h, columns: min(half, valid - h))
+                        }
+                    }
+                } else if cpuLevel >= 2 {
                     omk_f32_gemm_8x16_avx512(aOptional, count, taps, depth, b, pb, lower, upper, c, ldc, valid)
                 } else if cpuLevel == 1 {
-                    omk_f32_gemm_8x16_fma(aOptional, count, taps, depth, b, pb, lower, upper, c, ldc, valid)
+                    omk_f32_gemm_8x16_avx2(aOptional, count, taps, depth, b, pb, lower, upper, c, ldc, valid)
                 } else {
                     let half = GemmMicrokernel.half
                     for h in stride(from: 0, to: valid, by: half) {
@@ -122,6 +142,33 @@ struct IndirectGemm {
                         }
                     }
                 }
+                if let irregular, irregular < p * nr + valid {
+                    recomputeIrregular(
+                        rows: first..<(first + count), panel: p, from: max(irregular, p * nr), pointers: a)
+                }
+            }
+        }
+    }
+
+    /// Recomputes the outputs of panel `panel` from column `from` on, for the tile's `rows`, whose
+    /// summation order in LiteRT is not the microkernels' running sum.
+    private func recomputeIrregular(
+        rows tile: Range<Int>, panel: Int, from: Int, pointers a: UnsafePointer<UnsafePointer<Float>>
+    ) {
+        let mr = GemmMicrokernel.mr, nr = GemmMicrokernel.nr
+        let panelWeights = weights.data + panel * weights.panelStride, bias = weights.bias
+        let columns = weights.columns, taps = self.taps, depth = self.depth, total = rows
+        let lower = self.lower, upper = self.upper
+        for pixel in tile {
+            let r = pixel - tile.lowerBound
+            for column in from..<min(columns, (panel + 1) * nr) {
+                let order = GemmSummationOrder.of(
+                    pixel: pixel, channel: column, pixels: total, channels: columns, depth: taps * depth)
+                guard order != .sequential else { continue }
+                let lane = column - panel * nr
+                let sum = order.sum(taps: taps, depth: depth, x: { a[$0 * mr + r] }, w: { panelWeights[$0 * nr + lane] })
+                let v = sum + bias[column]
+                output[pixel * outputStride + column] = v < lower ? lower : (v > upper ? upper : v)
             }
         }
     }

@@ -1,10 +1,21 @@
 #include "CKernels.h"
 
+// Products are rounded before they are added, as in LiteRT's builtin float kernels: no fused
+// multiply-adds, not even ones the compiler could form from `a + x * w`.
+#pragma STDC FP_CONTRACT OFF
+
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 #include <math.h>
 
 #define OMK_TARGET __attribute__((target("avx2,fma")))
+
+/// acc + x·w with the product rounded first: LiteRT's builtin float depthwise (bias first, then
+/// each tap in (row, column) order) runs without fused multiply-adds, and matching it bit for bit
+/// keeps dynamic-range layers downstream on the same quanta.
+static OMK_TARGET inline __m256 madd8(__m256 acc, __m256 x, __m256 w) {
+    return _mm256_add_ps(acc, _mm256_mul_ps(x, w));
+}
 
 static OMK_TARGET inline __m256 clamp8(__m256 v, __m256 lo, __m256 hi) {
     return _mm256_min_ps(hi, _mm256_max_ps(lo, v));  // NaN passes, as std::min(std::max(x, lo), hi)
@@ -22,10 +33,10 @@ OMK_TARGET void omk_f32_dwconv_pixel_fma(const float *x, const float *w, size_t 
         for (size_t ty = 0; ty < tap_rows; ty++) {
             const float *xp = xr, *wp = wr;
             for (size_t tx = 0; tx < tap_columns; tx++) {
-                a0 = _mm256_fmadd_ps(_mm256_loadu_ps(xp), _mm256_loadu_ps(wp), a0);
-                a1 = _mm256_fmadd_ps(_mm256_loadu_ps(xp + 8), _mm256_loadu_ps(wp + 8), a1);
-                a2 = _mm256_fmadd_ps(_mm256_loadu_ps(xp + 16), _mm256_loadu_ps(wp + 16), a2);
-                a3 = _mm256_fmadd_ps(_mm256_loadu_ps(xp + 24), _mm256_loadu_ps(wp + 24), a3);
+                a0 = madd8(a0, _mm256_loadu_ps(xp), _mm256_loadu_ps(wp));
+                a1 = madd8(a1, _mm256_loadu_ps(xp + 8), _mm256_loadu_ps(wp + 8));
+                a2 = madd8(a2, _mm256_loadu_ps(xp + 16), _mm256_loadu_ps(wp + 16));
+                a3 = madd8(a3, _mm256_loadu_ps(xp + 24), _mm256_loadu_ps(wp + 24));
                 xp += x_step;
                 wp += channels;
             }
@@ -43,7 +54,7 @@ OMK_TARGET void omk_f32_dwconv_pixel_fma(const float *x, const float *w, size_t 
         for (size_t ty = 0; ty < tap_rows; ty++) {
             const float *xp = xr, *wp = wr;
             for (size_t tx = 0; tx < tap_columns; tx++) {
-                a = _mm256_fmadd_ps(_mm256_loadu_ps(xp), _mm256_loadu_ps(wp), a);
+                a = madd8(a, _mm256_loadu_ps(xp), _mm256_loadu_ps(wp));
                 xp += x_step;
                 wp += channels;
             }
@@ -58,7 +69,7 @@ OMK_TARGET void omk_f32_dwconv_pixel_fma(const float *x, const float *w, size_t 
         for (size_t ty = 0; ty < tap_rows; ty++) {
             const float *xp = xr, *wp = wr;
             for (size_t tx = 0; tx < tap_columns; tx++) {
-                a = fmaf(*xp, *wp, a);
+                a = a + *xp * *wp;
                 xp += x_step;
                 wp += channels;
             }
