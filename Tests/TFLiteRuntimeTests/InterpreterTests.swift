@@ -54,6 +54,41 @@ struct InterpreterTests {
         #expect(throws: InterpreterError.self) { try inPlace.withUnsafeMutableBytes(ofInputAt: 5) { _ in } }
     }
 
+    @Test("observing nodes hands over every operator's outputs, copied before the arena reuses them")
+    func observingNodes() throws {
+        let input = try InterpreterTests.npy("small_cnn", "input_0.npy").data
+        let interpreter = try Interpreter(modelPath: InterpreterTests.fixture("small_cnn"))
+        try interpreter.allocateTensors()
+        try interpreter.copy(input, toInputAt: 0)
+        var seen = [NodeOutputs]()
+        try interpreter.invoke { seen.append($0) }
+        let graph = interpreter.model.subgraphs[0]
+        #expect(seen.count == graph.operators.count)
+        #expect(Set(seen.map(\.nodeIndex)).count == seen.count)
+        for node in seen {
+            #expect(node.tensorIndices == graph.operators[node.nodeIndex].outputs)
+            #expect(node.tensors.count == node.tensorIndices.count)
+        }
+        // The last operator's output is the model's output, and every observed tensor keeps the
+        // values it had when its operator ran (a later run's plain invoke agrees).
+        let output = try #require(seen.last?.tensors.first)
+        #expect(output.data == (try interpreter.output(at: 0)).data)
+        let replay = try Interpreter(modelPath: InterpreterTests.fixture("small_cnn"))
+        try replay.allocateTensors()
+        try replay.copy(input, toInputAt: 0)
+        try replay.invoke()
+        #expect(output.data == (try replay.output(at: 0)).data)
+        struct Stop: Error {}
+        var calls = 0
+        #expect(throws: Stop.self) {
+            try interpreter.invoke { _ in
+                calls += 1
+                throw Stop()
+            }
+        }
+        #expect(calls == 1)
+    }
+
     @Test("tensor metadata matches the model")
     func tensors() throws {
         let interpreter = try Interpreter(modelPath: InterpreterTests.fixture("small_cnn"), options: .init(threadCount: 2))
