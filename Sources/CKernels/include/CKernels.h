@@ -59,15 +59,38 @@ void omk_q8_gemm_8x16_vnni(const uint8_t *const *a, size_t rows, size_t taps, si
 void omk_q8_row_offsets_vnni(const uint8_t *const *a, size_t rows, size_t taps, size_t depth, int activations_signed,
                              int32_t scale, int32_t *row_offset);
 
-/// The int32 sums of one output pixel of a quantized depthwise convolution with depth multiplier 1,
-/// read straight from the 8-bit input (AVX-512 VNNI `vpdpwssd`; call only when omk_cpu_level() >= 3):
-/// `acc[c] = Σ (x − zero_point)·w` over the valid taps in wrapping int32, x read as int8
-/// (`x_signed`) or uint8. `w` holds per tap and channel `(w − zw) & 0xFFFF` (the widened weight in
-/// the low half, zero above). Addressing as in omk_f32_dwconv_pixel_fma, in bytes for x and in
-/// int32 values for w; no byte past the channels is read.
-void omk_q8_dwconv_pixel_vnni(const uint8_t *x, const int32_t *w, size_t channels, size_t tap_rows,
-                              size_t tap_columns, size_t x_step, size_t x_row_step, size_t w_row_step, int x_signed,
-                              int32_t zero_point, int32_t *acc);
+/// A quantized DEPTHWISE_CONV_2D with depth multiplier 1 on 8-bit NHWC tensors, for
+/// omk_q8_dwconv_pack and omk_q8_dwconv_rows: the geometry (as `WindowGeometry`; `channels` is both
+/// the input's and the output's) and the output stage's zero point and clamp range.
+typedef struct {
+    size_t batch, input_height, input_width, channels, output_height, output_width;
+    size_t filter_height, filter_width, stride_height, stride_width, dilation_height, dilation_width;
+    ptrdiff_t pad_top, pad_left;
+    int32_t input_zero_point, output_zero_point, output_min, output_max;
+    /// 1 for int8 activations, 0 for uint8.
+    int activations_signed;
+} omk_q8_dwconv_shape;
+
+/// Bytes to allocate for omk_q8_dwconv_pack's buffer with `kernel` 3 (AVX-512 VNNI) or 1 (AVX2);
+/// 0 when that kernel does not take this shape (filter taller than 8 rows, or a filter row wider
+/// than 64 input columns with its dilation).
+size_t omk_q8_dwconv_packed_size(const omk_q8_dwconv_shape *shape, int kernel);
+
+/// Packs the filter and output stage for omk_q8_dwconv_rows into `packed` (omk_q8_dwconv_packed_size
+/// bytes, any alignment). `weights` are `[KH][KW][C]` minus the filter's zero point; `bias`,
+/// `multiplier`, `shift` and `gemm_rounding` per channel as for omk_requantize_i32. Returns 0 (and
+/// the caller keeps its general path) when the kernel cannot give exactly omk_requantize_i32's
+/// results: a multiplier of INT32_MIN, a shift outside [-31, 30], or (VNNI) a weight of 255.
+/// Portable C; call with kernel 3 only when omk_cpu_level() >= 3, 1 when >= 1.
+int omk_q8_dwconv_pack(const omk_q8_dwconv_shape *shape, int kernel, const int16_t *weights, const int32_t *bias,
+                       const int32_t *multiplier, const int32_t *shift, const uint8_t *gemm_rounding, void *packed);
+
+/// Output rows `first_row ..< end_row` (counted over batch × output height) of the depthwise
+/// convolution packed by omk_q8_dwconv_pack: `acc[c] = Σ (x − zx)·w` over the taps inside the image
+/// in wrapping int32, then omk_requantize_i32's output stage, stored as bytes. Reads only the input
+/// tensor's `batch × H × W × C` bytes and writes only those rows of the output.
+void omk_q8_dwconv_rows(const omk_q8_dwconv_shape *shape, const void *packed, const uint8_t *input, uint8_t *output,
+                        size_t first_row, size_t end_row);
 
 /// The 8-bit output stage, in place: `acc[c] = clamp(requantize(acc[c] + bias[c]) + zero_point, lo, hi)`
 /// with wrapping int32 additions, where requantize is LiteRT's `MultiplyByQuantizedMultiplier`

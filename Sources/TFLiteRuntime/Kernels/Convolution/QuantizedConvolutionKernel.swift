@@ -79,8 +79,9 @@ final class QuantizedConvolutionKernel: OpKernel {
     /// Bytes equal to the input zero point, which a padding tap points at on the VNNI path.
     let zeroRow8 = ScratchBuffer<UInt8>(0)
     private var activations8Bit = false
-    /// Depthwise weights for the VNNI pixel kernel: `(w − zw) & 0xFFFF` per tap and channel.
-    private let depthwiseWeights32 = ScratchBuffer<Int32>(0)
+    /// DEPTHWISE_CONV_2D's row kernels (8-bit activations, depth multiplier 1), when they take the node.
+    private let depthwise8 = QuantizedDepthwise8()
+    private var usesDepthwise8 = false
 
     init(_ node: Node, kind: Kind) throws {
         self.kind = kind
@@ -220,16 +221,22 @@ final class QuantizedConvolutionKernel: OpKernel {
         }
         stage.set(biases: biases, multipliers: multipliers, roundings: roundings)
         activations8Bit = input.type != .int16
+        usesDepthwise8 = false
+        if kind == .depthwise, activations8Bit, depthMultiplier == 1, let g = geometry {
+            usesDepthwise8 = depthwise8.configure(
+                geometry: g, inputZeroPoint: inputZeroPoint, outputZeroPoint: outputZeroPoint,
+                activationMin: activationMin, activationMax: activationMax, signed: input.type == .int8)
+        }
         if usesVNNI {
             let padding = max(4, geometry?.inputChannels ?? 0)
             zeroRow8.reserve(padding, filling: 0)
             zeroRow8.pointer.update(repeating: UInt8(truncatingIfNeeded: inputZeroPoint), count: padding)
         } else {
-            input16.reserve(max(1, input.elementCount), filling: 0)
+            // The depthwise row kernels read the input bytes; `eval` widens them only on the general path.
+            if !usesDepthwise8 { input16.reserve(max(1, input.elementCount), filling: 0) }
             zeroRow.reserve(max(2, (geometry?.inputChannels ?? depth) + 2), filling: 0)
             weights.reserve(max(1, filter.elementCount), filling: 0)
         }
-        if usesVNNIDepthwise { depthwiseWeights32.reserve(max(1, filter.elementCount), filling: 0) }
         weightsReady = false
         if QuantizedOperand.isReadableConstant(filter) { pack(filter) ; weightsReady = true }
     }
@@ -247,9 +254,8 @@ final class QuantizedConvolutionKernel: OpKernel {
             // already the layouts the loops read.
             QuantizedOperand.widen(filter, zeroPoint: filterZeroPoint, into: w)
         }
-        if usesVNNIDepthwise {
-            let w32 = depthwiseWeights32.pointer
-            for i in 0..<filter.elementCount { w32[i] = Int32(UInt16(bitPattern: w[i])) }
+        if usesDepthwise8 {
+            _ = depthwise8.pack(weights: w, biases: biases, multipliers: multipliers, roundings: roundings)
         }
         guard usesGemm else { return }
         switch kind {
@@ -270,12 +276,6 @@ final class QuantizedConvolutionKernel: OpKernel {
     /// accumulators, see `QuantizedPackedWeights8`).
     var usesVNNI: Bool { usesGemm && activations8Bit && CPUFeatures.level >= 3 }
 
-    /// Whether DEPTHWISE_CONV_2D (multiplier 1, 8-bit activations) reads its input bytes directly with
-    /// the VNNI pixel kernel instead of widening them first.
-    private var usesVNNIDepthwise: Bool {
-        kind == .depthwise && !wide && activations8Bit && depthMultiplier == 1 && CPUFeatures.level >= 3
-    }
-
     func eval(_ node: Node) throws {
         let input = try node.input(0), filter = try node.input(1), output = try node.output(0)
         try QuantizedOperand.checkBytes(input, node: node, role: "input")
@@ -295,7 +295,15 @@ final class QuantizedConvolutionKernel: OpKernel {
             }
             return
         }
-        if !usesVNNIDepthwise { QuantizedOperand.widen(input, zeroPoint: inputZeroPoint, into: input16.pointer) }
+        if usesDepthwise8, depthwise8.isReady {
+            guard let x = input.data else { return }
+            depthwise8.run(
+                input: x.assumingMemoryBound(to: UInt8.self), output: out.assumingMemoryBound(to: UInt8.self),
+                threads: node.threadCount)
+            return
+        }
+        input16.reserve(max(1, input.elementCount), filling: 0)
+        QuantizedOperand.widen(input, zeroPoint: inputZeroPoint, into: input16.pointer)
         switch kind {
         case .conv where usesGemm: runConvGemm(node, out: out, type: output.type)
         case .fullyConnected where usesGemm && !doubleRequantize: runFullyConnectedGemm(node, out: out, type: output.type)
@@ -423,33 +431,12 @@ final class QuantizedConvolutionKernel: OpKernel {
         let stage = self.stage, zp = outputZeroPoint, lo = activationMin, hi = activationMax
         let work = max(1, channels * g.taps)
         let useAVX2 = CPUFeatures.level >= 1 && m == 1
-        let raw = usesVNNIDepthwise ? (try? node.input(0))?.data : nil
-        let bytes = raw.map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) }
-        let w32 = UnsafePointer(depthwiseWeights32.pointer), signed: Int32 = type == .int8 ? 1 : 0
-        let zx = inputZeroPoint
         parallelFor(g.outputPixels, threads: node.threadCount, minimumPerThread: max(1, 65_536 / work)) { range in
             withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(1, channels)) { accBuffer in
                 guard let acc = accBuffer.baseAddress else { return }
                 for p in range {
                     let (b, ys, xs, iy0, ix0) = g.window(ofPixel: p)
                     let image = x + b * g.inputHeight * g.inputWidth * inC
-                    if let bytes {
-                        if ys.isEmpty || xs.isEmpty {
-                            acc.update(repeating: 0, count: channels)
-                        } else {
-                            let image = bytes + b * g.inputHeight * g.inputWidth * inC
-                            let firstX = image + (iy0 + ys.lowerBound * g.dilationHeight) * g.inputWidth * inC
-                                + (ix0 + xs.lowerBound * g.dilationWidth) * inC
-                            let firstW = w32 + (ys.lowerBound * g.filterWidth + xs.lowerBound) * channels
-                            omk_q8_dwconv_pixel_vnni(
-                                firstX, firstW, channels, ys.count, xs.count, g.dilationWidth * inC,
-                                g.dilationHeight * g.inputWidth * inC, g.filterWidth * channels, signed, zx, acc)
-                        }
-                        stage.store(
-                            acc, count: channels, zeroPoint: zp, lo: lo, hi: hi, to: out, type: type,
-                            offset: p * channels)
-                        continue
-                    }
                     if useAVX2 {
                         if ys.isEmpty || xs.isEmpty {
                             acc.update(repeating: 0, count: channels)
