@@ -84,9 +84,10 @@ enum QuantizedGemm8 {
     static let im2colRows = 96
 
     /// Calls `body(rows, groups)` on parts that cover the rows × column groups once, in parallel on
-    /// up to `threads` threads. Many rows are split into bands (multiples of 24 rows, whole tiles of
-    /// 6 and 8); few rows (a 7x7 feature map, a single FULLY_CONNECTED row) split the column groups,
-    /// so that each thread streams only its share of the weights.
+    /// up to `threads` threads. Rows are split into bands (multiples of 24 rows, whole tiles of 6
+    /// and 8) while every thread gets at least 24 of them; fewer rows (a single FULLY_CONNECTED
+    /// row) split the column groups, so that each thread streams only its share of the weights.
+    /// Column groups are coarse (64 columns: 160 columns split 64 + 96), so rows come first.
     static func forEachPart(
         rows: Int, groups: Int, macs: Int, threads: Int, _ body: (_ rows: Range<Int>, _ groups: Range<Int>) -> Void
     ) {
@@ -95,7 +96,7 @@ enum QuantizedGemm8 {
         let parallel = min(threads, max(1, macs >> 17))
         var rowParts = 1, groupParts = 1
         if parallel > 1 {
-            if rows >= 48 * parallel || groups < parallel {
+            if rows >= 24 * parallel || groups < parallel {
                 rowParts = min(parallel, (rows + 23) / 24)
             } else {
                 groupParts = parallel
