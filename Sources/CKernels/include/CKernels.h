@@ -53,6 +53,60 @@ void omk_q16_gemm_8x8_avx2(const int16_t *const *a, size_t taps, size_t depth, c
 void omk_q8_gemm_8x16_vnni(const uint8_t *const *a, size_t rows, size_t taps, size_t depth, const uint8_t *b,
                            int weights_unsigned, const int32_t *row_offset, int32_t *acc, size_t ldacc);
 
+/// A quantized 8-bit GEMM with its output stage, for `omk_q8_gemm_vnni` / `omk_q8_conv_vnni`.
+///
+/// `weights` holds the filter packed in column groups of 64 (the last group may be narrower): group
+/// g starts at byte `g * ceil(depth / 4) * 256`; inside it, per group of 4 k (depth rounded up to
+/// 4, zero past depth), the group's blocks of 16 columns, each column's 4 bytes in k order (a block
+/// of a group narrower than 64 only for the final group, zero past the last column). With
+/// `weights_unsigned` the packed bytes are unsigned and the activations signed (int8 models),
+/// otherwise the activations unsigned and the packed bytes signed (uint8 models).
+///
+/// Output row r, column c: `acc = bias[c] + row_scale · Σ_k a[r][k] + Σ_k a[r][k] · w[k][c]` in
+/// wrapping int32, then LiteRT's GEMM requantization as `omk_requantize_gemm_to_8_avx512` with
+/// `multiplier`, `left` (NULL when every left shift is 0), `addend` and `shift`, plus `zero_point`,
+/// clamped to [lo, hi] and stored as a byte. Every per-column array holds `columns` rounded up to 64
+/// entries (the kernel reads whole groups).
+typedef struct {
+    const uint8_t *weights;
+    size_t depth;
+    size_t columns;
+    int weights_unsigned;
+    int32_t row_scale;
+    const int32_t *bias;
+    const int32_t *multiplier;
+    const int32_t *left;
+    const int64_t *addend;
+    const int64_t *shift;
+    int32_t zero_point, lo, hi;
+} omk_q8_gemm_params;
+
+/// Where CONV_2D reads: an NHWC input of `batch` images of `input_height` x `input_width` x `channels`
+/// bytes, the window and the padding before the first row / column (see WindowGeometry); `zero` is
+/// the byte a tap in the padding reads (the input zero point).
+typedef struct {
+    const uint8_t *input;
+    size_t batch, input_height, input_width, channels;
+    size_t output_height, output_width;
+    size_t filter_height, filter_width;
+    size_t stride_height, stride_width, dilation_height, dilation_width;
+    ptrdiff_t pad_top, pad_left;
+    uint8_t zero;
+} omk_q8_im2col_params;
+
+/// `rows` rows of `depth` bytes at `a + r * lda` (no byte past them is read) times the packed weights'
+/// column groups `group_begin..<group_end`, finished into `out + r * ldo + c` (AVX-512 VNNI; call
+/// only when omk_cpu_level() >= 3). Tiles of 6 rows by 64 columns, or 8 rows by up to 48.
+void omk_q8_gemm_vnni(const omk_q8_gemm_params *p, const uint8_t *a, size_t lda, size_t rows, size_t group_begin,
+                      size_t group_end, uint8_t *out, size_t ldo);
+
+/// CONV_2D output pixels `row_begin..<row_end` (batch-major) and column groups `group_begin..<group_end`
+/// of `p` (whose depth is taps x channels, in (ky, kx, channel) order) through im2col rows in
+/// `scratch`, which must hold 96 x (depth rounded up to 4) + 64 bytes; results at `out + pixel * ldo + c`
+/// (AVX-512 VNNI; call only when omk_cpu_level() >= 3).
+void omk_q8_conv_vnni(const omk_q8_gemm_params *p, const omk_q8_im2col_params *g, size_t row_begin, size_t row_end,
+                      size_t group_begin, size_t group_end, uint8_t *out, size_t ldo, uint8_t *scratch);
+
 /// `row_offset[r] = scale * Σ a[tap * 8 + r][k]` over every tap and k < depth for r < rows, the
 /// bytes read as int8 (`activations_signed`) or uint8, in wrapping int32 arithmetic (AVX-512 VNNI;
 /// call only when omk_cpu_level() >= 3). No byte past a row is read.

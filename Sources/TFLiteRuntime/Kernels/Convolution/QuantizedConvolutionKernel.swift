@@ -76,8 +76,6 @@ final class QuantizedConvolutionKernel: OpKernel {
     let stage = RequantizationStage()
     /// The 8-bit weights packed for the VNNI GEMM, when it runs (see `usesVNNI`).
     let packedGemm8 = QuantizedPackedWeights8()
-    /// Bytes equal to the input zero point, which a padding tap points at on the VNNI path.
-    let zeroRow8 = ScratchBuffer<UInt8>(0)
     private var activations8Bit = false
     /// DEPTHWISE_CONV_2D's row kernels (8-bit activations, depth multiplier 1), when they take the node.
     private let depthwise8 = QuantizedDepthwise8()
@@ -227,11 +225,7 @@ final class QuantizedConvolutionKernel: OpKernel {
                 geometry: g, inputZeroPoint: inputZeroPoint, outputZeroPoint: outputZeroPoint,
                 activationMin: activationMin, activationMax: activationMax, signed: input.type == .int8)
         }
-        if usesVNNI {
-            let padding = max(4, geometry?.inputChannels ?? 0)
-            zeroRow8.reserve(padding, filling: 0)
-            zeroRow8.pointer.update(repeating: UInt8(truncatingIfNeeded: inputZeroPoint), count: padding)
-        } else {
+        if !usesVNNI {
             // The depthwise row kernels read the input bytes; `eval` widens them only on the general path.
             if !usesDepthwise8 { input16.reserve(max(1, input.elementCount), filling: 0) }
             zeroRow.reserve(max(2, (geometry?.inputChannels ?? depth) + 2), filling: 0)
@@ -289,9 +283,9 @@ final class QuantizedConvolutionKernel: OpKernel {
             guard let x = input.data else { return }
             let bytes = UnsafePointer(x.assumingMemoryBound(to: UInt8.self))
             if kind == .conv {
-                runConvGemm8(node, input: bytes, out: out, type: output.type)
+                runConvGemm8(node, input: bytes, out: out)
             } else {
-                runFullyConnectedGemm8(node, input: bytes, out: out, type: output.type)
+                runFullyConnectedGemm8(node, input: bytes, out: out)
             }
             return
         }

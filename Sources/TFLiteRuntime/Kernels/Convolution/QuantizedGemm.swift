@@ -96,9 +96,12 @@ final class RequantizationStage {
     private let addend = ScratchBuffer<Int64>(0)
     private let rightShift = ScratchBuffer<Int64>(0)
 
+    /// Whether some channel shifts left (a multiplier above 1); the fused GEMM skips the shift otherwise.
+    private var anyLeft = false
+
     func set(biases: [Int64], multipliers: [FixedPoint.Multiplier], roundings: [FixedPoint.GemmRounding]) {
-        // Whole blocks of 16 channels: the AVX-512 loops read them unmasked.
-        let count = (max(1, multipliers.count) + 15) / 16 * 16
+        // Whole groups of 64 channels: the AVX-512 loops and the fused GEMM read them unmasked.
+        let count = (max(1, multipliers.count) + 63) / 64 * 64
         bias.reserve(count, filling: 0)
         multiplier.reserve(count, filling: 0)
         shift.reserve(count, filling: 0)
@@ -107,6 +110,7 @@ final class RequantizationStage {
         addend.reserve(count, filling: 0)
         rightShift.reserve(count, filling: 0)
         allGemm = true
+        anyLeft = false
         for c in 0..<multipliers.count {
             bias.pointer[c] = c < biases.count ? Int32(truncatingIfNeeded: biases[c]) : 0
             multiplier.pointer[c] = multipliers[c].multiplier
@@ -118,9 +122,24 @@ final class RequantizationStage {
             // Block b keeps its even channels' 64-bit parameters first, then its odd channels'.
             let r = Int64(max(0, -Int(s))), slot = c / 16 * 16 + c % 2 * 8 + c % 16 / 2
             left.pointer[c] = max(0, s) & 31
+            anyLeft = anyLeft || left.pointer[c] != 0
             addend.pointer[slot] = r >= 32 ? 1 << 62 : (1 << 30) + (r > 0 ? 1 << (30 + r) : 0)
             rightShift.pointer[slot] = r >= 32 ? 63 : 31 + r
         }
+    }
+
+    /// The output-stage fields of `omk_q8_gemm_params` (its bias is this stage's bias), for a stage
+    /// whose every channel rounds like LiteRT's GEMM, as CONV_2D and FULLY_CONNECTED do.
+    func fill(_ p: inout omk_q8_gemm_params, zeroPoint: Int32, lo: Int32, hi: Int32) {
+        precondition(allGemm, "the fused GEMM output stage rounds like LiteRT's GEMM only")
+        p.bias = UnsafePointer(bias.pointer)
+        p.multiplier = UnsafePointer(multiplier.pointer)
+        p.left = anyLeft ? UnsafePointer(left.pointer) : nil
+        p.addend = UnsafePointer(addend.pointer)
+        p.shift = UnsafePointer(rightShift.pointer)
+        p.zero_point = zeroPoint
+        p.lo = lo
+        p.hi = hi
     }
 
     /// Requantizes `count` accumulators and stores them into `base` (a tensor of `type`) from element
