@@ -30,7 +30,7 @@
 
 /// What omk_q8_dwconv_pack found, kept at the start of the packed buffer.
 typedef struct {
-    int32_t kernel, groups, parts, has_left, has_negfix, reserved[11];
+    int32_t kernel, groups, has_left, has_negfix, reserved[12];
 } dw_header;
 
 static const void *align64(const void *p) { return (const void *)(((uintptr_t)p + 63) & ~(uintptr_t)63); }
@@ -120,21 +120,26 @@ static size_t dw_blocks_offset(size_t channels) {
     return sizeof(dw_header) + (channels * sizeof(dw_channel) + 63) / 64 * 64;
 }
 
-/// Bytes per block: VNNI blocks of 64 channels hold weights per (group, filter column, part, q)
-/// 64 bytes, then 4 × 16 lanes of parameters; AVX2 blocks of 16 channels per (group, filter column,
-/// pair, half) 32 bytes, then 2 × 8 lanes.
-static size_t dw_block_bytes(const omk_q8_dwconv_shape *s, int kernel, size_t groups, size_t parts) {
-    if (kernel == 3) return groups * s->filter_width * parts * 4 * 64 + 4 * DW_PARAM_BYTES;
-    return groups * s->filter_width * 4 * 32 + DW_PARAM_BYTES;
+/// Bytes of a block's weights: VNNI blocks of 64 channels hold per (group, filter column, part, q)
+/// 64 bytes, room for two parts (see omk_q8_dwconv_pack); AVX2 blocks of 16 channels per (group,
+/// filter column, pair, half) 32 bytes.
+static size_t dw_weight_bytes(const omk_q8_dwconv_shape *s, int kernel, size_t groups) {
+    return kernel == 3 ? groups * s->filter_width * 2 * 4 * 64 : groups * s->filter_width * 4 * 32;
+}
+
+/// Bytes per block: VNNI blocks start with 64 bytes holding their number of parts (int32), then the
+/// weights and 4 × 16 lanes of parameters; AVX2 blocks hold the weights and 2 × 8 lanes.
+static size_t dw_block_bytes(const omk_q8_dwconv_shape *s, int kernel, size_t groups) {
+    if (kernel == 3) return 64 + dw_weight_bytes(s, kernel, groups) + 4 * DW_PARAM_BYTES;
+    return dw_weight_bytes(s, kernel, groups) + DW_PARAM_BYTES;
 }
 
 size_t omk_q8_dwconv_packed_size(const omk_q8_dwconv_shape *s, int kernel) {
     if (!dw_supported(s) || (kernel != 3 && kernel != 1)) return 0;
     const size_t groups = (s->filter_height + 3) / 4, width = kernel == 3 ? 64 : 16;
     const size_t blocks = (s->channels + width - 1) / width;
-    // Two parts for uint8 weights on VNNI (see omk_q8_dwconv_pack), the per-channel scratch, the
-    // header and alignment slack.
-    return 64 + dw_blocks_offset(s->channels) + blocks * dw_block_bytes(s, kernel, groups, kernel == 3 ? 2 : 1);
+    // The header, the per-channel parameters, the blocks and alignment slack.
+    return 64 + dw_blocks_offset(s->channels) + blocks * dw_block_bytes(s, kernel, groups);
 }
 
 int omk_q8_dwconv_pack(const omk_q8_dwconv_shape *s, int kernel, const int16_t *weights, const int32_t *bias,
@@ -143,15 +148,12 @@ int omk_q8_dwconv_pack(const omk_q8_dwconv_shape *s, int kernel, const int16_t *
     const size_t kh = s->filter_height, kw = s->filter_width, channels = s->channels;
     const size_t groups = (kh + 3) / 4, taps = kh * kw;
     // VNNI multiplies unsigned input bytes (int8 inputs offset by 128) by signed weight bytes: int8
-    // weights fit; uint8 weights minus their zero point lie in [-255, 255] and are split into two
-    // signed bytes (hi + lo), which fails only for 255.
-    size_t parts = 1;
+    // weights fit; uint8 weights minus their zero point lie in [-255, 255], and a block with one
+    // outside [-128, 127] has them split into two signed bytes (hi + lo), which fails only for 255.
     for (size_t i = 0; i < taps * channels; i++) {
         if (weights[i] < -255 || weights[i] > 255) return 0;
-        if (weights[i] < -128 || weights[i] > 127) parts = 2;
         if (kernel == 3 && weights[i] > 254) return 0;
     }
-    if (kernel != 3) parts = 1;
     // The value every input (and padding) tap is offset by, whose products come off the bias.
     const int32_t offset = s->input_zero_point + (kernel == 3 && s->activations_signed ? 128 : 0);
     uint8_t *base = (uint8_t *)align64(packed);
@@ -170,7 +172,6 @@ int omk_q8_dwconv_pack(const omk_q8_dwconv_shape *s, int kernel, const int16_t *
     memset(h, 0, sizeof *h);
     h->kernel = kernel;
     h->groups = (int32_t)groups;
-    h->parts = (int32_t)parts;
     h->has_left = has_left;
     h->has_negfix = has_negfix;
     uint8_t *p = base + dw_blocks_offset(channels);
@@ -181,9 +182,20 @@ int omk_q8_dwconv_pack(const omk_q8_dwconv_shape *s, int kernel, const int16_t *
             // Lane j (of 16) of vector q: channel c0 + 16 (j / 4 mod 4 / share) + 4 q + j % 4 (a vector
             // holds `share` pixels of the block's channels); byte k: filter row 4g + k.
             const size_t n = channels - c0 < 64 ? channels - c0 : 64, lanes = n > 32 ? 4 : (n > 16 ? 2 : 1);
+            int32_t parts = 1;
+            for (size_t t = 0; t < taps; t++) {
+                for (size_t c = c0; c < c0 + n; c++) {
+                    const int16_t w = weights[t * channels + c];
+                    if (w < -128 || w > 127) parts = 2;
+                }
+            }
+            memset(p, 0, 64);
+            memcpy(p, &parts, sizeof parts);
+            uint8_t *const weights_end = p + 64 + dw_weight_bytes(s, 3, groups);
+            p += 64;
             for (size_t g = 0; g < groups; g++) {
                 for (size_t kx = 0; kx < kw; kx++) {
-                    for (size_t part = 0; part < parts; part++) {
+                    for (size_t part = 0; part < (size_t)parts; part++) {
                         for (size_t q = 0; q < 4; q++) {
                             for (size_t j = 0; j < 16; j++) {
                                 const size_t c = c0 + 16 * (j / 4 % lanes) + 4 * q + j % 4;
@@ -199,6 +211,8 @@ int omk_q8_dwconv_pack(const omk_q8_dwconv_shape *s, int kernel, const int16_t *
                     }
                 }
             }
+            memset(p, 0, (size_t)(weights_end - p));
+            p = weights_end;
             for (size_t q = 0; q < 4; q++) {
                 size_t channel_of[16];
                 for (size_t j = 0; j < 16; j++) channel_of[j] = c0 + 16 * (j / 4 % lanes) + 4 * q + j % 4;
@@ -549,9 +563,9 @@ DW_VNNI_TILE(dw_vnni_tile_5x2, 5, 2, 1, 0, 0)
 DW_VNNI_TILE(dw_vnni_tile_5x2_ref, 5, 2, 1, 0, 1)
 
 static OMK_VNNI void dw_vnni_tile_any(const omk_q8_dwconv_shape *s, const dw_header *h, const uint8_t *v,
-                                      size_t count, const uint8_t *weights, const uint8_t *params, __m512i lo,
-                                      __m512i hi, uint8_t *out, const dw_vnni_block *b) {
-    const size_t kw = s->filter_width, groups = (size_t)h->groups, parts = (size_t)h->parts;
+                                      size_t count, const uint8_t *weights, const uint8_t *params, size_t parts,
+                                      __m512i lo, __m512i hi, uint8_t *out, const dw_vnni_block *b) {
+    const size_t kw = s->filter_width, groups = (size_t)h->groups;
     const int negfix = h->has_negfix;
     if (!h->has_left && kw == 3 && groups == 1) {
         if (parts == 1) {
@@ -571,9 +585,8 @@ static OMK_VNNI void dw_rows_vnni(const omk_q8_dwconv_shape *s, const dw_header 
     uint8_t v[DW_GMAX * DW_VMAX * 256] __attribute__((aligned(64)));
     uint8_t needed[DW_VMAX];
     const size_t channels = s->channels, kw = s->filter_width, groups = (size_t)h->groups;
-    const size_t parts = (size_t)h->parts, blocks = (channels + 63) / 64;
-    const size_t block_bytes = dw_block_bytes(s, 3, groups, parts);
-    const size_t weight_bytes = groups * kw * parts * 256;
+    const size_t blocks = (channels + 63) / 64;
+    const size_t block_bytes = dw_block_bytes(s, 3, groups), weight_bytes = dw_weight_bytes(s, 3, groups);
     const size_t image_bytes = s->input_height * s->input_width * channels;
     const size_t span = (kw - 1) * s->dilation_width;
     const size_t tile = (DW_VMAX - 1 - span) / s->stride_width + 1;
@@ -591,7 +604,9 @@ static OMK_VNNI void dw_rows_vnni(const omk_q8_dwconv_shape *s, const dw_header 
         for (size_t blk = 0; blk < blocks; blk++) {
             const size_t c0 = blk * 64;
             const dw_vnni_block b = dw_vnni_block_of(channels, c0, s->stride_width);
-            const uint8_t *wb = packed + blk * block_bytes;
+            const uint8_t *block = packed + blk * block_bytes, *wb = block + 64;
+            int32_t parts;
+            memcpy(&parts, block, sizeof parts);
             const uint8_t *src[4 * DW_GMAX];
             for (size_t k = 0; k < 4 * groups; k++) src[k] = r.inside[k] ? r.row[k] + c0 : NULL;
             for (size_t ox0 = 0; ox0 < s->output_width; ox0 += tile) {
@@ -616,7 +631,8 @@ static OMK_VNNI void dw_rows_vnni(const omk_q8_dwconv_shape *s, const dw_header 
                     dw_vnni_build(src + 4 * g, fill + 4 * g, ix0, columns, need, s->stride_width, s->input_width,
                                   channels, &b, padding, is_signed, v + g * DW_VMAX * 256);
                 }
-                dw_vnni_tile_any(s, h, v, count, wb, wb + weight_bytes, lo, hi, out_row + ox0 * channels + c0, &b);
+                dw_vnni_tile_any(s, h, v, count, wb, wb + weight_bytes, (size_t)parts, lo, hi,
+                                 out_row + ox0 * channels + c0, &b);
             }
         }
     }
@@ -813,7 +829,7 @@ static OMK_AVX2 void dw_rows_avx2(const omk_q8_dwconv_shape *s, const dw_header 
     uint8_t v[DW_GMAX * DW_VMAX * 128] __attribute__((aligned(32)));
     const size_t channels = s->channels, kw = s->filter_width, groups = (size_t)h->groups;
     const size_t blocks = (channels + 15) / 16;
-    const size_t block_bytes = dw_block_bytes(s, 1, groups, 1), weight_bytes = groups * kw * 128;
+    const size_t block_bytes = dw_block_bytes(s, 1, groups), weight_bytes = dw_weight_bytes(s, 1, groups);
     const size_t image_bytes = s->input_height * s->input_width * channels;
     const size_t span = (kw - 1) * s->dilation_width;
     const size_t tile = (DW_VMAX - 1 - span) / s->stride_width + 1;
