@@ -117,6 +117,51 @@ static OMK_VNNI OMK_INLINE __m512i dw_vnni_load_inside(const uint8_t *p, size_t 
     return _mm512_inserti32x4(v, _mm_maskz_loadu_epi8(m, (const void *)(p + 3 * gap)), 3);
 }
 
+/// `run` entries of a 3-row filter whose pixels are adjacent (one load per row and entry), all
+/// columns inside the image.
+static OMK_VNNI __attribute__((noinline)) void dw_vnni_build3(const uint8_t *p0, const uint8_t *p1, const uint8_t *p2,
+                                                              __m512i fill3, size_t run, size_t channels,
+                                                              __mmask64 mask, __m512i flip, uint8_t *restrict dst) {
+    for (size_t e = 0; e < run; e++, p0 += channels, p1 += channels, p2 += channels, dst += 256) {
+        dw_vnni_interleave(_mm512_xor_si512(_mm512_maskz_loadu_epi8(mask, (const void *)p0), flip),
+                           _mm512_xor_si512(_mm512_maskz_loadu_epi8(mask, (const void *)p1), flip),
+                           _mm512_xor_si512(_mm512_maskz_loadu_epi8(mask, (const void *)p2), flip), fill3, dst);
+    }
+}
+
+/// `run` entries of a 3-row filter whose vectors hold `share` (2 or 4, constant) pixels `gap` bytes
+/// apart, all columns inside the image; only the entries with `need[e]` when it is given.
+static OMK_VNNI OMK_INLINE void dw_vnni_build3_apart(const uint8_t *p0, const uint8_t *p1, const uint8_t *p2,
+                                                     __m512i fill3, size_t run, size_t channels, size_t gap,
+                                                     const dw_vnni_block *b, const size_t share, const uint8_t *need,
+                                                     __m512i flip, uint8_t *restrict dst) {
+    dw_vnni_block fixed = *b;
+    fixed.share = share;
+    fixed.contiguous = 0;
+    for (size_t e = 0; e < run; e++, p0 += channels, p1 += channels, p2 += channels, dst += 256) {
+        if (need && !need[e]) continue;
+        dw_vnni_interleave(_mm512_xor_si512(dw_vnni_load_inside(p0, gap, &fixed, 0), flip),
+                           _mm512_xor_si512(dw_vnni_load_inside(p1, gap, &fixed, 0), flip),
+                           _mm512_xor_si512(dw_vnni_load_inside(p2, gap, &fixed, 0), flip), fill3, dst);
+    }
+}
+
+static OMK_VNNI __attribute__((noinline)) void dw_vnni_build3_pairs(const uint8_t *p0, const uint8_t *p1,
+                                                                    const uint8_t *p2, __m512i fill3, size_t run,
+                                                                    size_t channels, size_t gap,
+                                                                    const dw_vnni_block *b, const uint8_t *need,
+                                                                    __m512i flip, uint8_t *restrict dst) {
+    dw_vnni_build3_apart(p0, p1, p2, fill3, run, channels, gap, b, 2, need, flip, dst);
+}
+
+static OMK_VNNI __attribute__((noinline)) void dw_vnni_build3_quads(const uint8_t *p0, const uint8_t *p1,
+                                                                    const uint8_t *p2, __m512i fill3, size_t run,
+                                                                    size_t channels, size_t gap,
+                                                                    const dw_vnni_block *b, const uint8_t *need,
+                                                                    __m512i flip, uint8_t *restrict dst) {
+    dw_vnni_build3_apart(p0, p1, p2, fill3, run, channels, gap, b, 4, need, flip, dst);
+}
+
 /// The window entries of one group of 4 row slots for a tile: entry j (of `columns`, only those
 /// with `needed[j]` when it is given) holds input columns ix0 + j (+ u·stride for the other pixels
 /// of a shared vector). `src[k]` is the row's bytes of this block, NULL outside the image or past
@@ -142,8 +187,16 @@ static OMK_VNNI void dw_vnni_build(const uint8_t *const *src, const __m512i *fil
             uint8_t *dst = v + j * 256;
             const size_t run = (size_t)(inner_hi - inner_lo);
             const uint8_t *need = needed ? needed + j : NULL;
-            if (present == 7) {
-                // Three filter rows inside the image (the common 3x3 case): the fourth slot is constant.
+            if (present == 7 && b->contiguous) {
+                // Three filter rows inside the image (the common 3x3 case), one load per row; with unit
+                // stride (contiguous), building the few entries no vector reads costs less than skipping.
+                dw_vnni_build3(p[0], p[1], p[2], fill[3], run, channels, mask, flip, dst);
+            } else if (present == 7 && b->share == 2) {
+                dw_vnni_build3_pairs(p[0], p[1], p[2], fill[3], run, channels, gap, b, need, flip, dst);
+            } else if (present == 7 && b->share == 4) {
+                dw_vnni_build3_quads(p[0], p[1], p[2], fill[3], run, channels, gap, b, need, flip, dst);
+            } else if (present == 7) {
+                // Three filter rows inside the image: the fourth slot is constant.
                 const uint8_t *p0 = p[0], *p1 = p[1], *p2 = p[2];
                 for (size_t e = 0; e < run; e++, p0 += channels, p1 += channels, p2 += channels, dst += 256) {
                     if (need && !need[e]) continue;
