@@ -353,7 +353,8 @@ static OMK_VNNI void dw_vnni_tile_any(const omk_q8_dwconv_shape *s, const dw_hea
         if (parts == 1) {
             (negfix ? dw_vnni_tile_3x1_ref : dw_vnni_tile_3x1)(s, v, count, weights, params, lo, hi, out, b);
         } else {
-            (negfix ? dw_vnni_tile_3x1_split_ref : dw_vnni_tile_3x1_split)(s, v, count, weights, params, lo, hi, out, b);
+            (negfix ? dw_vnni_tile_3x1_split_ref : dw_vnni_tile_3x1_split)(s, v, count, weights, params, lo, hi, out,
+                                                                           b);
         }
     } else if (!h->has_left && kw == 5 && groups == 2 && parts == 1) {
         (negfix ? dw_vnni_tile_5x2_ref : dw_vnni_tile_5x2)(s, v, count, weights, params, lo, hi, out, b);

@@ -61,8 +61,10 @@ struct QuantizedDepthwiseRowTests {
         for _ in 0..<40 {
             let filter = (Int.random(in: 1...5, using: &rng), Int.random(in: 1...5, using: &rng))
             let c = Case(
-                input: [Int.random(in: 1...2, using: &rng), Int.random(in: 1...9, using: &rng),
-                        Int.random(in: 1...12, using: &rng), Int.random(in: 1...80, using: &rng)],
+                input: [
+                    Int.random(in: 1...2, using: &rng), Int.random(in: 1...9, using: &rng),
+                    Int.random(in: 1...12, using: &rng), Int.random(in: 1...80, using: &rng),
+                ],
                 filter: Bool.random(using: &rng) ? filter : (Int.random(in: 6...10, using: &rng), filter.1),
                 stride: (Int.random(in: 1...3, using: &rng), Int.random(in: 1...3, using: &rng)),
                 dilation: (Int.random(in: 1...2, using: &rng), Int.random(in: 1...2, using: &rng)),
@@ -101,7 +103,9 @@ struct QuantizedDepthwiseRowTests {
         try check(c, s, flavor: .uint8, threads: 1)
     }
 
-    private func setup(_ c: Case, flavor: Flavor, seed: UInt64, outputScale: Float? = nil) -> QuantizedConvolutionTests.Setup {
+    private func setup(
+        _ c: Case, flavor: Flavor, seed: UInt64, outputScale: Float? = nil
+    ) -> QuantizedConvolutionTests.Setup {
         let channels = c.input[3]
         var s = QuantizedConvolutionTests.setup(
             flavor, input: c.input, filter: [1, c.filter.height, c.filter.width, channels], channels: channels, axis: 3,
@@ -137,7 +141,8 @@ struct QuantizedDepthwiseRowTests {
         var out = ReferenceQuantizedConvolution.Output(
             multipliers: s.multipliers, zeroPoint: Int32(s.output.zeroPoints[0]), min: s.range.min, max: s.range.max,
             rounding: .reference)
-        let x = s.input.ints.map { Int32($0) }, w = s.filter.ints.map { Int32($0) }
+        let x = s.input.ints.map { Int32($0) }
+        let w = s.filter.ints.map { Int32($0) }
         var want = ReferenceQuantizedConvolution.depthwise(
             input: x, g, inputZeroPoint: s.zx, filter: w, filterZeroPoint: s.zw, multiplier: 1, bias: s.bias.ints,
             output: out)
