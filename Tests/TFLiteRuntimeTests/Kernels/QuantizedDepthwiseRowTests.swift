@@ -53,6 +53,29 @@ struct QuantizedDepthwiseRowTests {
         }
     }
 
+    /// Random small geometries: filter sizes, strides, dilations and paddings in every combination
+    /// the row kernels take, and some they hand back (filters taller than 8 rows).
+    @Test(arguments: [Flavor.uint8, .int8])
+    func randomGeometries(_ flavor: Flavor) throws {
+        var rng = SplitMix64(seed: flavor == .uint8 ? 21 : 22)
+        for _ in 0..<40 {
+            let filter = (Int.random(in: 1...5, using: &rng), Int.random(in: 1...5, using: &rng))
+            let c = Case(
+                input: [
+                    Int.random(in: 1...2, using: &rng), Int.random(in: 1...9, using: &rng),
+                    Int.random(in: 1...12, using: &rng), Int.random(in: 1...80, using: &rng),
+                ],
+                filter: Bool.random(using: &rng) ? filter : (Int.random(in: 6...10, using: &rng), filter.1),
+                stride: (Int.random(in: 1...3, using: &rng), Int.random(in: 1...3, using: &rng)),
+                dilation: (Int.random(in: 1...2, using: &rng), Int.random(in: 1...2, using: &rng)),
+                same: Bool.random(using: &rng), activation: Bool.random(using: &rng) ? .relu : .none)
+            let effective = ((c.filter.height - 1) * c.dilation.height + 1, (c.filter.width - 1) * c.dilation.width + 1)
+            if !c.same, c.input[1] < effective.0 || c.input[2] < effective.1 { continue }
+            let s = setup(c, flavor: flavor, seed: rng.next())
+            try check(c, s, flavor: flavor, threads: Int.random(in: 1...2, using: &rng))
+        }
+    }
+
     /// Multipliers above one (a left shift) and far below one (a right shift past 22, which the VNNI
     /// kernel leaves to AVX2 or the general path), with biases large enough to show in the output.
     /// (Input scale 0.05 times filter scales 0.002...0.02, over 4e-4: multipliers 0.25...2.5; over 1e4:
@@ -80,7 +103,9 @@ struct QuantizedDepthwiseRowTests {
         try check(c, s, flavor: .uint8, threads: 1)
     }
 
-    private func setup(_ c: Case, flavor: Flavor, seed: UInt64, outputScale: Float? = nil) -> QuantizedConvolutionTests.Setup {
+    private func setup(
+        _ c: Case, flavor: Flavor, seed: UInt64, outputScale: Float? = nil
+    ) -> QuantizedConvolutionTests.Setup {
         let channels = c.input[3]
         var s = QuantizedConvolutionTests.setup(
             flavor, input: c.input, filter: [1, c.filter.height, c.filter.width, channels], channels: channels, axis: 3,
@@ -116,7 +141,8 @@ struct QuantizedDepthwiseRowTests {
         var out = ReferenceQuantizedConvolution.Output(
             multipliers: s.multipliers, zeroPoint: Int32(s.output.zeroPoints[0]), min: s.range.min, max: s.range.max,
             rounding: .reference)
-        let x = s.input.ints.map { Int32($0) }, w = s.filter.ints.map { Int32($0) }
+        let x = s.input.ints.map { Int32($0) }
+        let w = s.filter.ints.map { Int32($0) }
         var want = ReferenceQuantizedConvolution.depthwise(
             input: x, g, inputZeroPoint: s.zx, filter: w, filterZeroPoint: s.zw, multiplier: 1, bias: s.bias.ints,
             output: out)

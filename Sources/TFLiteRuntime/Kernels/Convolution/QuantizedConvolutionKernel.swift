@@ -289,14 +289,17 @@ final class QuantizedConvolutionKernel: OpKernel {
             }
             return
         }
-        if usesDepthwise8, depthwise8.isReady {
-            guard let x = input.data else { return }
-            depthwise8.run(
-                input: x.assumingMemoryBound(to: UInt8.self), output: out.assumingMemoryBound(to: UInt8.self),
-                threads: node.threadCount)
-            return
+        if usesDepthwise8 {
+            if depthwise8.isReady {
+                guard let x = input.data else { return }
+                depthwise8.run(
+                    input: x.assumingMemoryBound(to: UInt8.self), output: out.assumingMemoryBound(to: UInt8.self),
+                    threads: node.threadCount)
+                return
+            }
+            // The row kernels turned down this filter's output stage: the general path widens the input.
+            input16.reserve(max(1, input.elementCount), filling: 0)
         }
-        input16.reserve(max(1, input.elementCount), filling: 0)
         QuantizedOperand.widen(input, zeroPoint: inputZeroPoint, into: input16.pointer)
         switch kind {
         case .conv where usesGemm: runConvGemm(node, out: out, type: output.type)

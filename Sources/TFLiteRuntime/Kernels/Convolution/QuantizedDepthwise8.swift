@@ -9,7 +9,7 @@ import CKernels
 /// whether it can reproduce the output stage exactly; otherwise the caller keeps its general path.
 final class QuantizedDepthwise8 {
     private var shape = omk_q8_dwconv_shape()
-    /// The C kernel the packing is for: 3 (AVX-512 VNNI) or 1 (AVX2).
+    /// The C kernels that take the shape, in the order `pack` tries them: 3 (AVX-512 VNNI), 1 (AVX2).
     private var kernels: [Int32] = []
     private let packed = ScratchBuffer<UInt8>(0)
     /// Whether `pack` succeeded for the current configuration.
@@ -31,7 +31,9 @@ final class QuantizedDepthwise8 {
             output_max: activationMax, activations_signed: signed ? 1 : 0)
         // VNNI first; AVX2 takes the few output stages VNNI's single shift cannot (see the C file).
         let candidates: [Int32] = CPUFeatures.level >= 3 ? [3, 1] : (CPUFeatures.level >= 1 ? [1] : [])
-        kernels = candidates.filter { kernel in withUnsafePointer(to: shape) { omk_q8_dwconv_packed_size($0, kernel) } > 0 }
+        kernels = candidates.filter { kernel in
+            withUnsafePointer(to: shape) { omk_q8_dwconv_packed_size($0, kernel) } > 0
+        }
         return !kernels.isEmpty
     }
 
