@@ -32,17 +32,6 @@ void omk_f32_gemm_8x16_avx512(const float *const *a, size_t rows, size_t taps, s
 void omk_q16_gemm_8x8_avx2(const int16_t *const *a, size_t taps, size_t depth, const int16_t *b, int32_t *acc,
                            size_t ldacc);
 
-/// One 8-bit GEMM tile of `rows` (1...8) rows by 16 columns with int32 accumulators (AVX-512 VNNI
-/// `vpdpbusd`; call only when omk_cpu_level() >= 3). `a[tap * 8 + r]` points at row r's `depth`
-/// bytes per tap; no byte past them is read. `b` is a packed panel: per tap, per group of 4 k
-/// (depth rounded up to 4), the 16 columns' 4 bytes in k order, zero for k >= depth. With
-/// `weights_unsigned` the packed bytes are unsigned and the activations signed (int8 models),
-/// otherwise the activations unsigned and the packed bytes signed (uint8 models). Each of the first
-/// `rows` rows starts from `row_offset[r]` in every column, adds the wrapping int32 sum of the
-/// byte products over (tap, k), and is stored at `acc + r * ldacc` (16 values).
-void omk_q8_gemm_8x16_vnni(const uint8_t *const *a, size_t rows, size_t taps, size_t depth, const uint8_t *b,
-                           int weights_unsigned, const int32_t *row_offset, int32_t *acc, size_t ldacc);
-
 /// A quantized 8-bit GEMM with its output stage, for `omk_q8_gemm_vnni` / `omk_q8_conv_vnni`.
 ///
 /// `weights` holds the filter as signed bytes packed in column groups of 64 (the last group may be
@@ -102,16 +91,10 @@ void omk_q8_gemm_vnni(const omk_q8_gemm_params *p, const uint8_t *a, size_t lda,
 
 /// CONV_2D output pixels `row_begin..<row_end` (batch-major) and column groups `group_begin..<group_end`
 /// of `p` (whose depth is taps x channels, in (ky, kx, channel) order) through im2col rows in
-/// `scratch` (`omk_q8_gemm_scratch_bytes(depth, row_end - row_begin)` bytes); results at `out + pixel * ldo + c`
-/// (AVX-512 VNNI; call only when omk_cpu_level() >= 3).
+/// `scratch` (`omk_q8_gemm_scratch_bytes(depth, row_end - row_begin)` bytes); results at
+/// `out + pixel * ldo + c` (AVX-512 VNNI; call only when omk_cpu_level() >= 3).
 void omk_q8_conv_vnni(const omk_q8_gemm_params *p, const omk_q8_im2col_params *g, size_t row_begin, size_t row_end,
                       size_t group_begin, size_t group_end, uint8_t *out, size_t ldo, uint8_t *scratch);
-
-/// `row_offset[r] = scale * Σ a[tap * 8 + r][k]` over every tap and k < depth for r < rows, the
-/// bytes read as int8 (`activations_signed`) or uint8, in wrapping int32 arithmetic (AVX-512 VNNI;
-/// call only when omk_cpu_level() >= 3). No byte past a row is read.
-void omk_q8_row_offsets_vnni(const uint8_t *const *a, size_t rows, size_t taps, size_t depth, int activations_signed,
-                             int32_t scale, int32_t *row_offset);
 
 /// The int32 sums of one output pixel of a quantized depthwise convolution with depth multiplier 1,
 /// read straight from the 8-bit input (AVX-512 VNNI `vpdpwssd`; call only when omk_cpu_level() >= 3):
