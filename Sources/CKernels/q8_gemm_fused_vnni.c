@@ -9,8 +9,9 @@
 /// Loops over a tile's rows and blocks must unroll completely, so that the accumulators live in registers.
 #define OMK_UNROLL _Pragma("clang loop unroll(full)")
 
-/// Rows whose activation sums are computed together before the column groups are swept over them:
-/// a multiple of both tile heights (6 and 8), small enough that the block's bytes stay in L2.
+/// Rows prepared together (row sums for uint8, a flipped copy or im2col rows for int8) before every
+/// column group sweeps over them: a multiple of both tile heights (6 and 8), small enough that the
+/// block's bytes stay in L1 or L2.
 enum { ROW_BLOCK = 96 };
 
 /// Four consecutive bytes of a row as one broadcast 32-bit lane (an operand of vpdpbusd).
@@ -49,9 +50,10 @@ static OMK_VNNI OMK_INLINE stage16 load_stage(const omk_q8_gemm_params *p, size_
 
 /// `omk_requantize_gemm_to_8_avx512` on 16 accumulators that already include the bias, up to the
 /// zero point: the same integers, with the stage's parameters in registers. The accumulators come
-/// offset by 2^31 (`x + 2^31`, read as unsigned), so that the products are unsigned (vpmuludq runs
-/// on two pipes, the signed vpmuldq on one); the addend subtracts `multiplier · 2^31` again, and
-/// the 64-bit sum is the signed one's exactly (it fits: |x · multiplier| < 2^62).
+/// offset by 2^31 (`x + 2^31`, read as unsigned), so that the products are unsigned (on the Zen 5
+/// core this was tuned on, vpmuludq issues on two pipes and the signed vpmuldq on one); the addend
+/// subtracts `multiplier · 2^31` again, and the 64-bit sum is the signed one's exactly (it fits:
+/// |x · multiplier| < 2^62).
 static OMK_VNNI OMK_INLINE __m512i requantize(__m512i x, const stage16 *s) {
     // One rounding shift of the 64-bit product does both of ruy's roundings (see requantize_avx512.c).
     const __m512i even =
@@ -429,6 +431,24 @@ static OMK_VNNI __attribute__((noinline)) void im2col_pixel(const im2col_geometr
 /// Filter rows that one output row reads (up to this many take the fast path).
 enum { MAX_FAST_FILTER_ROWS = 16 };
 
+/// `count` consecutive im2col rows `kp` bytes apart, filter rows of at most 64 bytes: filter row ky
+/// of row t from `src[ky] + t * step[ky]`, XOR `flips`, one 64-byte load and store each (see im2col),
+/// then zeros from `k`. Inlined with a constant `fh` for the common 3 rows.
+static OMK_VNNI OMK_INLINE void im2col_stretch(const uint8_t *const *src, const size_t *step, const size_t fh,
+                                               size_t span, size_t k, __m512i flips, uint8_t *d, size_t kp,
+                                               size_t count) {
+    const uint8_t *p[MAX_FAST_FILTER_ROWS];
+    for (size_t ky = 0; ky < fh; ky++) p[ky] = src[ky];
+    for (size_t t = 0; t < count; t++, d += kp) {
+        for (size_t ky = 0; ky < fh; ky++) {
+            _mm512_storeu_si512((void *)(d + ky * span),
+                                _mm512_xor_si512(_mm512_loadu_si512((const void *)p[ky]), flips));
+            p[ky] += step[ky];
+        }
+        _mm512_storeu_si512((void *)(d + k), _mm512_setzero_si512());
+    }
+}
+
 /// The rows of output pixels `first..<first + count` (batch-major), `kp` bytes apart: every tap's
 /// input channels in (ky, kx) order, the input zero point for a tap in the padding (as LiteRT's
 /// im2col), then zeros up to `kp`.
@@ -464,6 +484,9 @@ static OMK_VNNI void im2col(const omk_q8_im2col_params *params, size_t first, si
     const __m512i flips = _mm512_set1_epi8(params->flip ? (char)0x80 : 0);
     const __m512i zero = _mm512_xor_si512(_mm512_set1_epi8((char)params->zero), flips);
     const __m512i zeros = _mm512_setzero_si512();
+    // 64 bytes of the zero point, which a filter row in the padding reads.
+    uint8_t padding_bytes[64];
+    memset(padding_bytes, params->zero, sizeof padding_bytes);
     const int fast = g.dw == 1 && g.span <= 64 && g.fh <= MAX_FAST_FILTER_ROWS && kp - g.k <= 64;
     const __mmask64 span_mask = fast ? ~(__mmask64)0 >> (64 - g.span) : 0;
     const size_t per_image = g.oh * g.ow;
@@ -492,24 +515,49 @@ static OMK_VNNI void im2col(const omk_q8_im2col_params *params, size_t first, si
             if (stop > g.end) stop = g.end;
             for (const uint8_t *q = next; q < stop; q += 64) _mm_prefetch((const char *)q, _MM_HINT_T0);
         }
-        for (size_t j = 0; j < run; j++, ox++) {
+        size_t j = 0;
+        while (j < run) {
             uint8_t *d = dst + (i + j) * kp;
             const ptrdiff_t ix0 = (ptrdiff_t)(ox * g.sw) - g.pad_left;
             if (!fast || ix0 < 0 || ix0 + g.reach >= g.width) {
                 im2col_pixel(&g, b, oy, ox, zero, flips, d, kp);
+                j++;
+                ox++;
                 continue;
             }
-            const size_t offset = (size_t)ix0 * g.c;
-            for (size_t ky = 0; ky < g.fh; ky++) {
-                __m512i v = zero;
-                if (lines[ky] != NULL) {
-                    v = unmasked ? _mm512_loadu_si512((const void *)(lines[ky] + offset))
-                                 : _mm512_maskz_loadu_epi8(span_mask, (const void *)(lines[ky] + offset));
-                    v = _mm512_xor_si512(v, flips);
+            // The pixels from here whose whole window lies inside the image horizontally.
+            size_t stretch = (size_t)((g.width - 1 - g.reach - ix0) / (ptrdiff_t)g.sw) + 1;
+            if (stretch > run - j) stretch = run - j;
+            if (unmasked) {
+                // Each filter row from its line, or from the zero point's bytes (no step) in the padding.
+                const uint8_t *src[MAX_FAST_FILTER_ROWS];
+                size_t step[MAX_FAST_FILTER_ROWS];
+                for (size_t ky = 0; ky < g.fh; ky++) {
+                    src[ky] = lines[ky] != NULL ? lines[ky] + (size_t)ix0 * g.c : padding_bytes;
+                    step[ky] = lines[ky] != NULL ? g.sw * g.c : 0;
                 }
-                _mm512_storeu_si512((void *)(d + ky * g.span), v);
+                if (g.fh == 3) {
+                    im2col_stretch(src, step, 3, g.span, g.k, flips, d, kp, stretch);
+                } else {
+                    im2col_stretch(src, step, g.fh, g.span, g.k, flips, d, kp, stretch);
+                }
+            } else {
+                for (size_t t = 0; t < stretch; t++) {
+                    const size_t offset = (size_t)(ix0 + (ptrdiff_t)(t * g.sw)) * g.c;
+                    uint8_t *e = d + t * kp;
+                    for (size_t ky = 0; ky < g.fh; ky++) {
+                        __m512i v = zero;
+                        if (lines[ky] != NULL) {
+                            v = _mm512_xor_si512(
+                                _mm512_maskz_loadu_epi8(span_mask, (const void *)(lines[ky] + offset)), flips);
+                        }
+                        _mm512_storeu_si512((void *)(e + ky * g.span), v);
+                    }
+                    _mm512_storeu_si512((void *)(e + g.k), zeros);
+                }
             }
-            _mm512_storeu_si512((void *)(d + g.k), zeros);
+            j += stretch;
+            ox += stretch;
         }
         i += run;
         if (ox == g.ow) {
