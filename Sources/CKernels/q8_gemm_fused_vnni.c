@@ -9,8 +9,9 @@
 /// Loops over a tile's rows and blocks must unroll completely, so that the accumulators live in registers.
 #define OMK_UNROLL _Pragma("clang loop unroll(full)")
 
-/// Rows whose activation sums are computed together before the column groups are swept over them:
-/// a multiple of both tile heights (6 and 8), small enough that the block's bytes stay in L2.
+/// Rows prepared together (row sums for uint8, a flipped copy or im2col rows for int8) before every
+/// column group sweeps over them: a multiple of both tile heights (6 and 8), small enough that the
+/// block's bytes stay in L1 or L2.
 enum { ROW_BLOCK = 96 };
 
 /// Four consecutive bytes of a row as one broadcast 32-bit lane (an operand of vpdpbusd).
@@ -27,11 +28,9 @@ static OMK_VNNI OMK_INLINE __m512i tail_quad(const uint8_t *p, __mmask16 n_mask)
     return _mm512_broadcastd_epi32(_mm_maskz_loadu_epi8(n_mask, (const void *)p));
 }
 
-/// `c + x · v` per 32-bit lane, over 4 byte products: weights `v` unsigned and activations `x`
-/// signed when `weights_unsigned` (int8 models), the other way round otherwise.
-static OMK_VNNI OMK_INLINE __m512i dot(__m512i c, __m512i v, __m512i x, const int weights_unsigned) {
-    return weights_unsigned ? _mm512_dpbusd_epi32(c, v, x) : _mm512_dpbusd_epi32(c, x, v);
-}
+/// `c + x · v` per 32-bit lane, over 4 byte products of unsigned activations `x` (int8 ones come
+/// with their top bit flipped, see omk_q8_gemm_params) and signed packed weights `v`.
+static OMK_VNNI OMK_INLINE __m512i dot(__m512i c, __m512i v, __m512i x) { return _mm512_dpbusd_epi32(c, x, v); }
 
 /// The output stage of 16 columns, loaded once per tile and applied to each of its rows.
 typedef struct {
@@ -50,24 +49,28 @@ static OMK_VNNI OMK_INLINE stage16 load_stage(const omk_q8_gemm_params *p, size_
 }
 
 /// `omk_requantize_gemm_to_8_avx512` on 16 accumulators that already include the bias, up to the
-/// zero point: the same integers, with the stage's parameters in registers.
+/// zero point: the same integers, with the stage's parameters in registers. The accumulators come
+/// offset by 2^31 (`x + 2^31`, read as unsigned), so that the products are unsigned (on the Zen 5
+/// core this was tuned on, vpmuludq issues on two pipes and the signed vpmuldq on one); the addend
+/// subtracts `multiplier · 2^31` again, and the 64-bit sum is the signed one's exactly (it fits:
+/// |x · multiplier| < 2^62).
 static OMK_VNNI OMK_INLINE __m512i requantize(__m512i x, const stage16 *s) {
     // One rounding shift of the 64-bit product does both of ruy's roundings (see requantize_avx512.c).
     const __m512i even =
-        _mm512_srav_epi64(_mm512_add_epi64(_mm512_mul_epi32(x, s->multiplier), s->addend_even), s->shift_even);
+        _mm512_srav_epi64(_mm512_add_epi64(_mm512_mul_epu32(x, s->multiplier), s->addend_even), s->shift_even);
     const __m512i odd = _mm512_srav_epi64(
-        _mm512_add_epi64(_mm512_mul_epi32(_mm512_srli_epi64(x, 32), s->multiplier_odd), s->addend_odd),
+        _mm512_add_epi64(_mm512_mul_epu32(_mm512_srli_epi64(x, 32), s->multiplier_odd), s->addend_odd),
         s->shift_odd);
     return _mm512_mask_shuffle_epi32(even, 0xAAAA, odd, _MM_PERM_CDAB);
 }
 
 /// One tile: `mr` (constant) rows by `n` (constant, 1...4) blocks of 16 columns of one column group,
 /// finished into 8-bit outputs. Rows past `rows` repeat the last valid row and are not stored;
-/// `last` masks the columns of the final block. `weights_unsigned` chooses the operand order of
-/// vpdpbusd (see omk_q8_gemm_params).
+/// `last` masks the columns of the final block. `flip`: int8 activations, already flipped, and int8
+/// outputs, no row term (`terms` unused); otherwise uint8 activations and outputs, with `terms`.
 static OMK_VNNI OMK_INLINE void tile(const omk_q8_gemm_params *p, const uint8_t *a, size_t lda, size_t rows,
                                      const int32_t *terms, const uint8_t *w, size_t col, __mmask16 last,
-                                     uint8_t *out, size_t ldo, const int mr, const int n, const int weights_unsigned,
+                                     uint8_t *out, size_t ldo, const int mr, const int n, const int flip,
                                      const int shifts_left) {
     const uint8_t *r[8];
     int32_t t[8];
@@ -75,14 +78,16 @@ static OMK_VNNI OMK_INLINE void tile(const omk_q8_gemm_params *p, const uint8_t 
     for (int i = 0; i < mr; i++) {
         const size_t row = (size_t)i < rows ? (size_t)i : rows - 1;
         r[i] = a + row * lda;
-        t[i] = terms[row];
+        t[i] = flip ? 0 : terms[row];
     }
+    // Every accumulator starts offset by 2^31 (see requantize).
+    const __m512i offset = _mm512_set1_epi32(INT32_MIN);
     __m512i c[8][4];
     OMK_UNROLL
     for (int j = 0; j < n; j++) {
-        const __m512i bias = _mm512_loadu_si512((const void *)(p->bias + col + 16 * j));
+        const __m512i bias = _mm512_xor_si512(_mm512_loadu_si512((const void *)(p->bias + col + 16 * j)), offset);
         OMK_UNROLL
-        for (int i = 0; i < mr; i++) c[i][j] = _mm512_add_epi32(bias, _mm512_set1_epi32(t[i]));
+        for (int i = 0; i < mr; i++) c[i][j] = flip ? bias : _mm512_add_epi32(bias, _mm512_set1_epi32(t[i]));
     }
     const size_t depth = p->depth, quads = depth / 4, rest = depth % 4;
     for (size_t q = 0; q < quads; q++) {
@@ -93,7 +98,7 @@ static OMK_VNNI OMK_INLINE void tile(const omk_q8_gemm_params *p, const uint8_t 
         for (int i = 0; i < mr; i++) {
             const __m512i x = quad(r[i] + 4 * q);
             OMK_UNROLL
-            for (int j = 0; j < n; j++) c[i][j] = dot(c[i][j], v[j], x, weights_unsigned);
+            for (int j = 0; j < n; j++) c[i][j] = dot(c[i][j], v[j], x);
         }
         w += 64 * n;
     }
@@ -106,7 +111,7 @@ static OMK_VNNI OMK_INLINE void tile(const omk_q8_gemm_params *p, const uint8_t 
         for (int i = 0; i < mr; i++) {
             const __m512i x = tail_quad(r[i] + 4 * quads, rest_mask);
             OMK_UNROLL
-            for (int j = 0; j < n; j++) c[i][j] = dot(c[i][j], v[j], x, weights_unsigned);
+            for (int j = 0; j < n; j++) c[i][j] = dot(c[i][j], v[j], x);
         }
     }
     if (shifts_left) {
@@ -115,7 +120,9 @@ static OMK_VNNI OMK_INLINE void tile(const omk_q8_gemm_params *p, const uint8_t 
         for (int j = 0; j < n; j++) {
             const __m512i left = _mm512_loadu_si512((const void *)(p->left + col + 16 * (size_t)j));
             OMK_UNROLL
-            for (int i = 0; i < mr; i++) c[i][j] = _mm512_sllv_epi32(c[i][j], left);
+            for (int i = 0; i < mr; i++) {
+                c[i][j] = _mm512_xor_si512(_mm512_sllv_epi32(_mm512_xor_si512(c[i][j], offset), left), offset);
+            }
         }
     }
     if (n == 1) {
@@ -163,7 +170,7 @@ static OMK_VNNI OMK_INLINE void tile(const omk_q8_gemm_params *p, const uint8_t 
             const __m512i h01 = _mm512_adds_epi16(_mm512_packs_epi32(c[i][0], c[i][1]), zp);
             const __m512i h23 = _mm512_adds_epi16(_mm512_packs_epi32(b2, b3), zp);
             __m512i v;
-            if (weights_unsigned) {
+            if (flip) {
                 v = _mm512_permutexvar_epi32(order, _mm512_packs_epi16(h01, h23));
                 v = _mm512_min_epi8(_mm512_max_epi8(v, lo), hi);
             } else {
@@ -182,48 +189,46 @@ static OMK_VNNI OMK_INLINE void tile(const omk_q8_gemm_params *p, const uint8_t 
 typedef void (*tile_fn)(const omk_q8_gemm_params *, const uint8_t *, size_t, size_t, const int32_t *, const uint8_t *,
                         size_t, __mmask16, uint8_t *, size_t);
 
-#define OMK_TILE(MR, N, WU, SL)                                                                                    \
-    static OMK_VNNI void tile_##MR##_##N##_##WU##SL(const omk_q8_gemm_params *p, const uint8_t *a, size_t lda,     \
+/// Tiles of MR rows down `rows` rows (the last one may be shorter).
+#define OMK_TILE(MR, N, FL, SL)                                                                                    \
+    static OMK_VNNI void tile_##MR##_##N##_##FL##SL(const omk_q8_gemm_params *p, const uint8_t *a, size_t lda,     \
                                                     size_t rows, const int32_t *terms, const uint8_t *w,           \
                                                     size_t col, __mmask16 last, uint8_t *out, size_t ldo) {        \
-        tile(p, a, lda, rows, terms, w, col, last, out, ldo, MR, N, WU, SL);                                        \
+        for (size_t i = 0; i < rows; i += MR) {                                                                    \
+            const size_t left = rows - i < MR ? rows - i : MR;                                                     \
+            tile(p, a + i * lda, lda, left, terms + i, w, col, last, out + i * ldo, ldo, MR, N, FL, SL);           \
+        }                                                                                                          \
     }
 
-/// Per operand order, left shift and block count: tiles of 1, 2, 4 and the full height (6 rows for
+/// Per activation type, left shift and block count: tiles of 1, 2, 4 and the full height (6 rows for
 /// 4 blocks, which fill 24 of the 32 registers, 8 rows otherwise).
-#define OMK_TILES(N, WU, SL, FULL) \
-    OMK_TILE(1, N, WU, SL) OMK_TILE(2, N, WU, SL) OMK_TILE(4, N, WU, SL) OMK_TILE(FULL, N, WU, SL)
-#define OMK_TILE_SET(WU, SL) \
-    OMK_TILES(1, WU, SL, 8) OMK_TILES(2, WU, SL, 8) OMK_TILES(3, WU, SL, 8) OMK_TILES(4, WU, SL, 6)
+#define OMK_TILES(N, FL, SL, FULL) \
+    OMK_TILE(1, N, FL, SL) OMK_TILE(2, N, FL, SL) OMK_TILE(4, N, FL, SL) OMK_TILE(FULL, N, FL, SL)
+#define OMK_TILE_SET(FL, SL) \
+    OMK_TILES(1, FL, SL, 8) OMK_TILES(2, FL, SL, 8) OMK_TILES(3, FL, SL, 8) OMK_TILES(4, FL, SL, 6)
 OMK_TILE_SET(0, 0)
 OMK_TILE_SET(0, 1)
 OMK_TILE_SET(1, 0)
 OMK_TILE_SET(1, 1)
 
-#define OMK_TILE_ROW(N, WU, SL, FULL) \
-    {tile_1_##N##_##WU##SL, tile_2_##N##_##WU##SL, tile_4_##N##_##WU##SL, tile_##FULL##_##N##_##WU##SL}
-#define OMK_TILE_TABLE(WU, SL) \
-    {OMK_TILE_ROW(1, WU, SL, 8), OMK_TILE_ROW(2, WU, SL, 8), OMK_TILE_ROW(3, WU, SL, 8), OMK_TILE_ROW(4, WU, SL, 6)}
-/// `tiles[weights_unsigned][shifts_left][blocks - 1][height]`.
+#define OMK_TILE_ROW(N, FL, SL, FULL) \
+    {tile_1_##N##_##FL##SL, tile_2_##N##_##FL##SL, tile_4_##N##_##FL##SL, tile_##FULL##_##N##_##FL##SL}
+#define OMK_TILE_TABLE(FL, SL) \
+    {OMK_TILE_ROW(1, FL, SL, 8), OMK_TILE_ROW(2, FL, SL, 8), OMK_TILE_ROW(3, FL, SL, 8), OMK_TILE_ROW(4, FL, SL, 6)}
+/// `tiles[flip_activations][shifts_left][blocks - 1][height]`.
 static const tile_fn tiles[2][2][4][4] = {
     {OMK_TILE_TABLE(0, 0), OMK_TILE_TABLE(0, 1)},
     {OMK_TILE_TABLE(1, 0), OMK_TILE_TABLE(1, 1)},
 };
 
-/// The bytes `v` (int8 when `activations_signed`, else uint8) summed in groups of 4 into `s`.
-static OMK_VNNI OMK_INLINE __m512i add_bytes(__m512i s, __m512i v, const int activations_signed) {
+/// The 16-lane sums of one row's bytes (uint8), k < depth (`tail` masks the bytes of the last 64 or
+/// fewer; masked-off bytes are neither read nor counted).
+static OMK_VNNI OMK_INLINE __m512i row_sum16(const uint8_t *p, size_t depth, __mmask64 tail) {
     const __m512i ones = _mm512_set1_epi8(1);
-    return activations_signed ? _mm512_dpbusd_epi32(s, ones, v) : _mm512_dpbusd_epi32(s, v, ones);
-}
-
-/// The 16-lane sums of one row's bytes, k < depth (`tail` masks the bytes of the last 64 or fewer).
-static OMK_VNNI OMK_INLINE __m512i row_sum16(const uint8_t *p, size_t depth, __mmask64 tail,
-                                             const int activations_signed) {
     __m512i s = _mm512_setzero_si512();
     size_t k = 0;
-    for (; k + 64 < depth; k += 64) s = add_bytes(s, _mm512_loadu_si512((const void *)(p + k)), activations_signed);
-    // Masked-off bytes are neither read nor counted (they load as zero).
-    return add_bytes(s, _mm512_maskz_loadu_epi8(tail, (const void *)(p + k)), activations_signed);
+    for (; k + 64 < depth; k += 64) s = _mm512_dpbusd_epi32(s, _mm512_loadu_si512((const void *)(p + k)), ones);
+    return _mm512_dpbusd_epi32(s, _mm512_maskz_loadu_epi8(tail, (const void *)(p + k)), ones);
 }
 
 /// Lane-wise a + b of the two vectors' alternating halves: pairs of rows reduced together.
@@ -237,15 +242,22 @@ static OMK_VNNI OMK_INLINE __m512i fold128(__m512i a, __m512i b) {
     return _mm512_add_epi32(_mm512_shuffle_i32x4(a, b, 0x88), _mm512_shuffle_i32x4(a, b, 0xDD));
 }
 
-static OMK_VNNI OMK_INLINE void row_terms_of(const uint8_t *a, size_t lda, size_t rows, size_t depth, int32_t scale,
-                                             int32_t *terms, const int activations_signed) {
+/// `terms[r] = scale · Σ a[r][k]` for k < depth (at least 1), the bytes read as uint8, in wrapping
+/// int32 arithmetic; no byte past a row is read. Sixteen rows at a time, their lane sums reduced
+/// together (a transpose by unpacks and shuffles).
+static OMK_VNNI void row_terms(const uint8_t *a, size_t lda, size_t rows, size_t depth, int32_t scale,
+                               int32_t *terms) {
+    if (scale == 0) {
+        memset(terms, 0, rows * sizeof *terms);
+        return;
+    }
     const __mmask64 tail = depth % 64 ? (__mmask64)((1ULL << (depth % 64)) - 1) : ~(__mmask64)0;
     const __m512i factor = _mm512_set1_epi32(scale);
     size_t i = 0;
     for (; i + 16 <= rows; i += 16) {
         __m512i s[16];
         OMK_UNROLL
-        for (int r = 0; r < 16; r++) s[r] = row_sum16(a + (i + (size_t)r) * lda, depth, tail, activations_signed);
+        for (int r = 0; r < 16; r++) s[r] = row_sum16(a + (i + (size_t)r) * lda, depth, tail);
         // After fold32 and fold64, 128-bit lane L of g[q] holds lane-L partial sums of rows 4q..4q+3;
         // the fold128 steps add up the lanes, leaving rows 0-3, 4-7, 8-11, 12-15 in lane order.
         __m512i f[8], g[4];
@@ -258,66 +270,116 @@ static OMK_VNNI OMK_INLINE void row_terms_of(const uint8_t *a, size_t lda, size_
         _mm512_storeu_si512((void *)(terms + i), _mm512_mullo_epi32(sums, factor));
     }
     for (; i < rows; i++) {
-        const __m512i s = row_sum16(a + i * lda, depth, tail, activations_signed);
+        const __m512i s = row_sum16(a + i * lda, depth, tail);
         terms[i] = (int32_t)((uint32_t)_mm512_reduce_add_epi32(s) * (uint32_t)scale);
     }
 }
 
-/// `terms[r] = scale · Σ a[r][k]` for k < depth (at least 1), the bytes read as int8
-/// (`activations_signed`) or uint8, in wrapping int32 arithmetic; no byte past a row is read.
-/// Sixteen rows at a time, their lane sums reduced together (a transpose by unpacks and shuffles).
-static OMK_VNNI void row_terms(const uint8_t *a, size_t lda, size_t rows, size_t depth, int activations_signed,
-                               int32_t scale, int32_t *terms) {
-    if (scale == 0) {
-        memset(terms, 0, rows * sizeof *terms);
-    } else if (activations_signed) {
-        row_terms_of(a, lda, rows, depth, scale, terms, 1);
-    } else {
-        row_terms_of(a, lda, rows, depth, scale, terms, 0);
-    }
-}
-
-OMK_VNNI void omk_q8_gemm_vnni(const omk_q8_gemm_params *p, const uint8_t *a, size_t lda, size_t rows,
-                               size_t group_begin, size_t group_end, uint8_t *out, size_t ldo) {
+/// Rows `a`, `lda` bytes apart, as the tiles read them (int8 ones flipped), at most ROW_BLOCK of them,
+/// times column groups `group_begin..<group_end`.
+static OMK_VNNI void gemm_block(const omk_q8_gemm_params *p, const uint8_t *a, size_t lda, size_t count,
+                                size_t group_begin, size_t group_end, uint8_t *out, size_t ldo) {
     int32_t terms[ROW_BLOCK];
-    const size_t quads = (p->depth + 3) / 4, groups = (p->columns + 63) / 64;
-    const int wu = p->weights_unsigned != 0;
-    if (group_end > groups) group_end = groups;
-    for (size_t r0 = 0; r0 < rows; r0 += ROW_BLOCK) {
-        const size_t count = rows - r0 < ROW_BLOCK ? rows - r0 : ROW_BLOCK;
-        const uint8_t *block = a + r0 * lda;
-        uint8_t *block_out = out + r0 * ldo;
-        // Activations are signed exactly when the weights are packed unsigned (int8 models).
-        row_terms(block, lda, count, p->depth, wu, p->row_scale, terms);
-        for (size_t g = group_begin; g < group_end; g++) {
-            const size_t col = g * 64, cols = p->columns - col < 64 ? p->columns - col : 64;
-            const size_t n = (cols + 15) / 16, in_last = cols - 16 * (n - 1);
-            const __mmask16 last = (__mmask16)(in_last == 16 ? 0xFFFF : (1u << in_last) - 1);
-            const uint8_t *w = p->weights + g * quads * 256;
-            const tile_fn *fn = tiles[wu][p->left != NULL][n - 1];
-            const size_t full = n == 4 ? 6 : 8;
-            size_t i = 0;
-            for (; i + full <= count; i += full) {
-                fn[3](p, block + i * lda, lda, full, terms + i, w, col, last, block_out + i * ldo, ldo);
-            }
-            const size_t left = count - i;
-            if (left > 0) {
-                // The shortest tile that covers the leftover rows (it repeats the last one).
-                const int which = left == 1 ? 0 : left == 2 ? 1 : left <= 4 ? 2 : 3;
-                fn[which](p, block + i * lda, lda, left, terms + i, w, col, last, block_out + i * ldo, ldo);
-            }
+    const size_t quads = (p->depth + 3) / 4;
+    const int flip = p->flip_activations != 0;
+    // Only uint8 activations have a row term.
+    if (!flip) row_terms(a, lda, count, p->depth, p->row_scale, terms);
+    for (size_t g = group_begin; g < group_end; g++) {
+        const size_t col = g * 64, cols = p->columns - col < 64 ? p->columns - col : 64;
+        const size_t n = (cols + 15) / 16, in_last = cols - 16 * (n - 1);
+        const __mmask16 last = (__mmask16)(in_last == 16 ? 0xFFFF : (1u << in_last) - 1);
+        const uint8_t *w = p->weights + g * quads * 256;
+        const tile_fn *fn = tiles[flip][p->left != NULL][n - 1];
+        const size_t full = n == 4 ? 6 : 8;
+        const size_t i = count - count % full, left = count - i;
+        if (i > 0) fn[3](p, a, lda, i, terms, w, col, last, out, ldo);
+        if (left > 0) {
+            // The shortest tile that covers the leftover rows (it repeats the last one).
+            const int which = left == 1 ? 0 : left == 2 ? 1 : left <= 4 ? 2 : 3;
+            fn[which](p, a + i * lda, lda, left, terms + i, w, col, last, out + i * ldo, ldo);
         }
     }
 }
 
-/// Copies `n` bytes with 64-byte vectors, the last one masked.
-static OMK_VNNI OMK_INLINE void copy_bytes(uint8_t *dst, const uint8_t *src, size_t n) {
+/// Rows per block of scratch rows `kp` bytes long: ROW_BLOCK, fewer for long rows (at least 8).
+static size_t block_rows(size_t kp) {
+    const size_t budget = (size_t)ROW_BLOCK * 1024;
+    if (kp <= 1024) return ROW_BLOCK;
+    const size_t rows = budget / kp / 8 * 8;
+    return rows < 8 ? 8 : rows;
+}
+
+size_t omk_q8_gemm_scratch_bytes(size_t depth, size_t rows) {
+    const size_t kp = (depth + 3) / 4 * 4, block = block_rows(kp);
+    return (rows < block ? rows : block) * kp + 64;
+}
+
+/// `count` rows of `depth` bytes, `lda` apart, into rows `kp` apart with their top bits flipped and
+/// zeros up to `kp`.
+static OMK_VNNI void flip_rows(const uint8_t *a, size_t lda, size_t count, size_t depth, size_t kp, uint8_t *dst) {
+    const __m512i flips = _mm512_set1_epi8((char)0x80);
+    if (lda == depth && kp == depth) {
+        // Contiguous: one stream of bytes.
+        size_t n = count * depth, k = 0;
+        for (; k + 64 <= n; k += 64) {
+            _mm512_storeu_si512((void *)(dst + k), _mm512_xor_si512(_mm512_loadu_si512((const void *)(a + k)), flips));
+        }
+        if (k < n) {
+            const __mmask64 m = (__mmask64)((1ULL << (n - k)) - 1);
+            _mm512_mask_storeu_epi8((void *)(dst + k), m, _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, a + k), flips));
+        }
+        return;
+    }
+    for (size_t i = 0; i < count; i++) {
+        const uint8_t *src = a + i * lda;
+        uint8_t *d = dst + i * kp;
+        size_t k = 0;
+        for (; k + 64 <= depth; k += 64) {
+            _mm512_storeu_si512((void *)(d + k), _mm512_xor_si512(_mm512_loadu_si512((const void *)(src + k)), flips));
+        }
+        // The last bytes (masked: no byte past the row is read), then zeros up to kp (at most 64
+        // bytes from k: kp − k is rest rounded up to 4).
+        const size_t rest = depth - k, padded = kp - k;
+        if (padded > 0) {
+            const __mmask64 m = (__mmask64)((1ULL << rest) - 1);
+            const __mmask64 store = padded == 64 ? ~(__mmask64)0 : (__mmask64)((1ULL << padded) - 1);
+            const __m512i v = _mm512_maskz_mov_epi8(m, _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, src + k), flips));
+            _mm512_mask_storeu_epi8((void *)(d + k), store, v);
+        }
+    }
+}
+
+OMK_VNNI void omk_q8_gemm_vnni(const omk_q8_gemm_params *p, const uint8_t *a, size_t lda, size_t rows,
+                               size_t group_begin, size_t group_end, uint8_t *out, size_t ldo, uint8_t *scratch) {
+    const size_t groups = (p->columns + 63) / 64;
+    if (group_end > groups) group_end = groups;
+    if (!p->flip_activations) {
+        for (size_t r0 = 0; r0 < rows; r0 += ROW_BLOCK) {
+            const size_t count = rows - r0 < ROW_BLOCK ? rows - r0 : ROW_BLOCK;
+            gemm_block(p, a + r0 * lda, lda, count, group_begin, group_end, out + r0 * ldo, ldo);
+        }
+        return;
+    }
+    // int8: each block of rows flipped into the scratch once, for every column group, with whole
+    // quads (zeros past the depth: no tail in the tiles).
+    omk_q8_gemm_params padded = *p;
+    const size_t kp = (p->depth + 3) / 4 * 4, block = block_rows(kp);
+    padded.depth = kp;
+    for (size_t r0 = 0; r0 < rows; r0 += block) {
+        const size_t count = rows - r0 < block ? rows - r0 : block;
+        flip_rows(a + r0 * lda, lda, count, p->depth, kp, scratch);
+        gemm_block(&padded, scratch, kp, count, group_begin, group_end, out + r0 * ldo, ldo);
+    }
+}
+
+/// Copies `n` bytes XOR `flips` with 64-byte vectors, the last one masked.
+static OMK_VNNI OMK_INLINE void copy_bytes(uint8_t *dst, const uint8_t *src, size_t n, __m512i flips) {
     for (; n >= 64; n -= 64, dst += 64, src += 64) {
-        _mm512_storeu_si512((void *)dst, _mm512_loadu_si512((const void *)src));
+        _mm512_storeu_si512((void *)dst, _mm512_xor_si512(_mm512_loadu_si512((const void *)src), flips));
     }
     if (n) {
         const __mmask64 m = (__mmask64)((1ULL << n) - 1);
-        _mm512_mask_storeu_epi8((void *)dst, m, _mm512_maskz_loadu_epi8(m, (const void *)src));
+        _mm512_mask_storeu_epi8((void *)dst, m, _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, (const void *)src), flips));
     }
 }
 
@@ -338,7 +400,8 @@ typedef struct {
 /// for a tap in the padding, then zeros up to `kp`. For the pixels at the borders and for filter
 /// rows longer than 64 bytes.
 static OMK_VNNI __attribute__((noinline)) void im2col_pixel(const im2col_geometry *g, size_t b, size_t oy,
-                                                           size_t ox, __m512i zero, uint8_t *d, size_t kp) {
+                                                           size_t ox, __m512i zero, __m512i flips, uint8_t *d,
+                                                           size_t kp) {
     const uint8_t *image = g->input + b * g->image_bytes;
     const ptrdiff_t iy0 = (ptrdiff_t)(oy * g->sh) - g->pad_top, ix0 = (ptrdiff_t)(ox * g->sw) - g->pad_left;
     const int inside = g->dw == 1 && ix0 >= 0 && ix0 + g->reach < g->width;
@@ -349,7 +412,7 @@ static OMK_VNNI __attribute__((noinline)) void im2col_pixel(const im2col_geometr
             continue;
         }
         if (inside) {
-            copy_bytes(d + ky * g->span, image + (size_t)iy * g->line_bytes + (size_t)ix0 * g->c, g->span);
+            copy_bytes(d + ky * g->span, image + (size_t)iy * g->line_bytes + (size_t)ix0 * g->c, g->span, flips);
             continue;
         }
         for (size_t kx = 0; kx < g->fw; kx++) {
@@ -358,7 +421,7 @@ static OMK_VNNI __attribute__((noinline)) void im2col_pixel(const im2col_geometr
             if (ix < 0 || ix >= g->width) {
                 fill_bytes(t, zero, g->c);
             } else {
-                copy_bytes(t, image + (size_t)iy * g->line_bytes + (size_t)ix * g->c, g->c);
+                copy_bytes(t, image + (size_t)iy * g->line_bytes + (size_t)ix * g->c, g->c, flips);
             }
         }
     }
@@ -367,6 +430,24 @@ static OMK_VNNI __attribute__((noinline)) void im2col_pixel(const im2col_geometr
 
 /// Filter rows that one output row reads (up to this many take the fast path).
 enum { MAX_FAST_FILTER_ROWS = 16 };
+
+/// `count` consecutive im2col rows `kp` bytes apart, filter rows of at most 64 bytes: filter row ky
+/// of row t from `src[ky] + t * step[ky]`, XOR `flips`, one 64-byte load and store each (see im2col),
+/// then zeros from `k`. Inlined with a constant `fh` for the common 3 rows.
+static OMK_VNNI OMK_INLINE void im2col_stretch(const uint8_t *const *src, const size_t *step, const size_t fh,
+                                               size_t span, size_t k, __m512i flips, uint8_t *d, size_t kp,
+                                               size_t count) {
+    const uint8_t *p[MAX_FAST_FILTER_ROWS];
+    for (size_t ky = 0; ky < fh; ky++) p[ky] = src[ky];
+    for (size_t t = 0; t < count; t++, d += kp) {
+        for (size_t ky = 0; ky < fh; ky++) {
+            _mm512_storeu_si512((void *)(d + ky * span),
+                                _mm512_xor_si512(_mm512_loadu_si512((const void *)p[ky]), flips));
+            p[ky] += step[ky];
+        }
+        _mm512_storeu_si512((void *)(d + k), _mm512_setzero_si512());
+    }
+}
 
 /// The rows of output pixels `first..<first + count` (batch-major), `kp` bytes apart: every tap's
 /// input channels in (ky, kx) order, the input zero point for a tap in the padding (as LiteRT's
@@ -399,7 +480,13 @@ static OMK_VNNI void im2col(const omk_q8_im2col_params *params, size_t first, si
     g.image_bytes = params->input_height * g.line_bytes;
     g.end = g.input + params->batch * g.image_bytes;
     g.reach = (ptrdiff_t)((g.fw - 1) * g.dw);
-    const __m512i zero = _mm512_set1_epi8((char)params->zero), zeros = _mm512_setzero_si512();
+    // int8 activations are flipped on the way (the zero point too); the zeros past k need not be.
+    const __m512i flips = _mm512_set1_epi8(params->flip ? (char)0x80 : 0);
+    const __m512i zero = _mm512_xor_si512(_mm512_set1_epi8((char)params->zero), flips);
+    const __m512i zeros = _mm512_setzero_si512();
+    // 64 bytes of the zero point, which a filter row in the padding reads.
+    uint8_t padding_bytes[64];
+    memset(padding_bytes, params->zero, sizeof padding_bytes);
     const int fast = g.dw == 1 && g.span <= 64 && g.fh <= MAX_FAST_FILTER_ROWS && kp - g.k <= 64;
     const __mmask64 span_mask = fast ? ~(__mmask64)0 >> (64 - g.span) : 0;
     const size_t per_image = g.oh * g.ow;
@@ -421,23 +508,56 @@ static OMK_VNNI void im2col(const omk_q8_im2col_params *params, size_t first, si
         }
         // Whether 64 bytes from the last column's window still lie inside the input.
         const int unmasked = furthest + g.line_bytes + 64 <= g.end;
-        for (size_t j = 0; j < run; j++, ox++) {
+        // The input lines the next output row reads beyond these: the hardware prefetchers miss them
+        // (a first layer's input is cold: several interleaved strided streams).
+        if (fast && ox == 0) {
+            const uint8_t *next = furthest + g.line_bytes, *stop = furthest + (g.sh + 1) * g.line_bytes;
+            if (stop > g.end) stop = g.end;
+            for (const uint8_t *q = next; q < stop; q += 64) _mm_prefetch((const char *)q, _MM_HINT_T0);
+        }
+        size_t j = 0;
+        while (j < run) {
             uint8_t *d = dst + (i + j) * kp;
             const ptrdiff_t ix0 = (ptrdiff_t)(ox * g.sw) - g.pad_left;
             if (!fast || ix0 < 0 || ix0 + g.reach >= g.width) {
-                im2col_pixel(&g, b, oy, ox, zero, d, kp);
+                im2col_pixel(&g, b, oy, ox, zero, flips, d, kp);
+                j++;
+                ox++;
                 continue;
             }
-            const size_t offset = (size_t)ix0 * g.c;
-            for (size_t ky = 0; ky < g.fh; ky++) {
-                __m512i v = zero;
-                if (lines[ky] != NULL) {
-                    v = unmasked ? _mm512_loadu_si512((const void *)(lines[ky] + offset))
-                                 : _mm512_maskz_loadu_epi8(span_mask, (const void *)(lines[ky] + offset));
+            // The pixels from here whose whole window lies inside the image horizontally.
+            size_t stretch = (size_t)((g.width - 1 - g.reach - ix0) / (ptrdiff_t)g.sw) + 1;
+            if (stretch > run - j) stretch = run - j;
+            if (unmasked) {
+                // Each filter row from its line, or from the zero point's bytes (no step) in the padding.
+                const uint8_t *src[MAX_FAST_FILTER_ROWS];
+                size_t step[MAX_FAST_FILTER_ROWS];
+                for (size_t ky = 0; ky < g.fh; ky++) {
+                    src[ky] = lines[ky] != NULL ? lines[ky] + (size_t)ix0 * g.c : padding_bytes;
+                    step[ky] = lines[ky] != NULL ? g.sw * g.c : 0;
                 }
-                _mm512_storeu_si512((void *)(d + ky * g.span), v);
+                if (g.fh == 3) {
+                    im2col_stretch(src, step, 3, g.span, g.k, flips, d, kp, stretch);
+                } else {
+                    im2col_stretch(src, step, g.fh, g.span, g.k, flips, d, kp, stretch);
+                }
+            } else {
+                for (size_t t = 0; t < stretch; t++) {
+                    const size_t offset = (size_t)(ix0 + (ptrdiff_t)(t * g.sw)) * g.c;
+                    uint8_t *e = d + t * kp;
+                    for (size_t ky = 0; ky < g.fh; ky++) {
+                        __m512i v = zero;
+                        if (lines[ky] != NULL) {
+                            v = _mm512_xor_si512(
+                                _mm512_maskz_loadu_epi8(span_mask, (const void *)(lines[ky] + offset)), flips);
+                        }
+                        _mm512_storeu_si512((void *)(e + ky * g.span), v);
+                    }
+                    _mm512_storeu_si512((void *)(e + g.k), zeros);
+                }
             }
-            _mm512_storeu_si512((void *)(d + g.k), zeros);
+            j += stretch;
+            ox += stretch;
         }
         i += run;
         if (ox == g.ow) {
@@ -456,20 +576,23 @@ OMK_VNNI void omk_q8_conv_vnni(const omk_q8_gemm_params *p, const omk_q8_im2col_
     // The im2col rows are padded with zeros to whole quads: no tail, and the zeros add nothing
     // (their packed weights are zero too).
     omk_q8_gemm_params padded = *p;
-    const size_t kp = (p->depth + 3) / 4 * 4;
+    const size_t kp = (p->depth + 3) / 4 * 4, block = block_rows(kp), groups = (p->columns + 63) / 64;
     padded.depth = kp;
-    for (size_t r0 = row_begin; r0 < row_end; r0 += ROW_BLOCK) {
-        const size_t count = row_end - r0 < ROW_BLOCK ? row_end - r0 : ROW_BLOCK;
+    if (group_end > groups) group_end = groups;
+    for (size_t r0 = row_begin; r0 < row_end; r0 += block) {
+        const size_t count = row_end - r0 < block ? row_end - r0 : block;
         im2col(g, r0, count, scratch, kp);
-        omk_q8_gemm_vnni(&padded, scratch, kp, count, group_begin, group_end, out + r0 * ldo, ldo);
+        gemm_block(&padded, scratch, kp, count, group_begin, group_end, out + r0 * ldo, ldo);
     }
 }
 
 #else
 
+size_t omk_q8_gemm_scratch_bytes(size_t depth, size_t rows) { return rows * ((depth + 3) / 4 * 4) + 64; }
+
 void omk_q8_gemm_vnni(const omk_q8_gemm_params *p, const uint8_t *a, size_t lda, size_t rows, size_t group_begin,
-                      size_t group_end, uint8_t *out, size_t ldo) {
-    (void)p; (void)a; (void)lda; (void)rows; (void)group_begin; (void)group_end; (void)out; (void)ldo;
+                      size_t group_end, uint8_t *out, size_t ldo, uint8_t *scratch) {
+    (void)p; (void)a; (void)lda; (void)rows; (void)group_begin; (void)group_end; (void)out; (void)ldo; (void)scratch;
 }
 
 void omk_q8_conv_vnni(const omk_q8_gemm_params *p, const omk_q8_im2col_params *g, size_t row_begin, size_t row_end,

@@ -42,36 +42,27 @@ void omk_f32_gemv_16_avx512(const float *const *a, size_t taps, size_t depth, co
 void omk_q16_gemm_8x8_avx2(const int16_t *const *a, size_t taps, size_t depth, const int16_t *b, int32_t *acc,
                            size_t ldacc);
 
-/// One 8-bit GEMM tile of `rows` (1...8) rows by 16 columns with int32 accumulators (AVX-512 VNNI
-/// `vpdpbusd`; call only when omk_cpu_level() >= 3). `a[tap * 8 + r]` points at row r's `depth`
-/// bytes per tap; no byte past them is read. `b` is a packed panel: per tap, per group of 4 k
-/// (depth rounded up to 4), the 16 columns' 4 bytes in k order, zero for k >= depth. With
-/// `weights_unsigned` the packed bytes are unsigned and the activations signed (int8 models),
-/// otherwise the activations unsigned and the packed bytes signed (uint8 models). Each of the first
-/// `rows` rows starts from `row_offset[r]` in every column, adds the wrapping int32 sum of the
-/// byte products over (tap, k), and is stored at `acc + r * ldacc` (16 values).
-void omk_q8_gemm_8x16_vnni(const uint8_t *const *a, size_t rows, size_t taps, size_t depth, const uint8_t *b,
-                           int weights_unsigned, const int32_t *row_offset, int32_t *acc, size_t ldacc);
-
 /// A quantized 8-bit GEMM with its output stage, for `omk_q8_gemm_vnni` / `omk_q8_conv_vnni`.
 ///
-/// `weights` holds the filter packed in column groups of 64 (the last group may be narrower): group
-/// g starts at byte `g * ceil(depth / 4) * 256`; inside it, per group of 4 k (depth rounded up to
-/// 4, zero past depth), the group's blocks of 16 columns, each column's 4 bytes in k order (a block
-/// of a group narrower than 64 only for the final group, zero past the last column). With
-/// `weights_unsigned` the packed bytes are unsigned and the activations signed (int8 models),
-/// otherwise the activations unsigned and the packed bytes signed (uint8 models).
+/// `weights` holds the filter as signed bytes packed in column groups of 64 (the last group may be
+/// narrower): group g starts at byte `g * ceil(depth / 4) * 256`; inside it, per group of 4 k
+/// (depth rounded up to 4, zero past depth), the group's blocks of 16 columns, each column's 4
+/// bytes in k order (a group narrower than 64 only at the end, zero past the last column). With
+/// `flip_activations` (int8 models) the activations are int8 and are read as `x + 128` (top bit
+/// flipped; the packed weights are the int8 weights); otherwise they are uint8 (the packed weights
+/// are `w - 128`). Outputs have the activations' type.
 ///
-/// Output row r, column c: `acc = bias[c] + row_scale · Σ_k a[r][k] + Σ_k a[r][k] · w[k][c]` in
-/// wrapping int32, then LiteRT's GEMM requantization as `omk_requantize_gemm_to_8_avx512` with
-/// `multiplier`, `left` (NULL when every left shift is 0), `addend` and `shift`, plus `zero_point`,
-/// clamped to [lo, hi] and stored as a byte. Every per-column array holds `columns` rounded up to 64
-/// entries (the kernel reads whole groups).
+/// Output row r, column c: `acc = bias[c] + row_scale · Σ_k a[r][k] + Σ_k a'[r][k] · w[k][c]` in
+/// wrapping int32 (a' the activations as read; the row term only without `flip_activations`), then
+/// LiteRT's GEMM requantization as `omk_requantize_gemm_to_8_avx512` with `multiplier`, `left` (NULL
+/// when every left shift is 0) and `shift`, but with `addend` minus `multiplier · 2^31` (the kernel
+/// multiplies `acc + 2^31` as unsigned), plus `zero_point`, clamped to [lo, hi] and stored as a
+/// byte. Every per-column array holds `columns` rounded up to 64 entries (whole groups are read).
 typedef struct {
     const uint8_t *weights;
     size_t depth;
     size_t columns;
-    int weights_unsigned;
+    int flip_activations;
     int32_t row_scale;
     const int32_t *bias;
     const int32_t *multiplier;
@@ -92,26 +83,28 @@ typedef struct {
     size_t stride_height, stride_width, dilation_height, dilation_width;
     ptrdiff_t pad_top, pad_left;
     uint8_t zero;
+    /// int8 activations: the bytes are copied with their top bit flipped (see omk_q8_gemm_params).
+    int flip;
 } omk_q8_im2col_params;
+
+/// Bytes of scratch that one `omk_q8_gemm_vnni` or `omk_q8_conv_vnni` call over at most `rows` rows
+/// of `depth` bytes needs (a block of rows copied or gathered at a time, plus 64 bytes of slack).
+size_t omk_q8_gemm_scratch_bytes(size_t depth, size_t rows);
 
 /// `rows` rows of `depth` bytes at `a + r * lda` (no byte past them is read) times the packed weights'
 /// column groups `group_begin..<group_end`, finished into `out + r * ldo + c` (AVX-512 VNNI; call
-/// only when omk_cpu_level() >= 3). Tiles of 6 rows by 64 columns, or 8 rows by up to 48.
+/// only when omk_cpu_level() >= 3). With `flip_activations`, `scratch` holds
+/// `omk_q8_gemm_scratch_bytes(depth, rows)` bytes (the rows are flipped into it a block at a time);
+/// otherwise it is not used and may be NULL. Tiles of 6 rows by 64 columns, or 8 rows by up to 48.
 void omk_q8_gemm_vnni(const omk_q8_gemm_params *p, const uint8_t *a, size_t lda, size_t rows, size_t group_begin,
-                      size_t group_end, uint8_t *out, size_t ldo);
+                      size_t group_end, uint8_t *out, size_t ldo, uint8_t *scratch);
 
 /// CONV_2D output pixels `row_begin..<row_end` (batch-major) and column groups `group_begin..<group_end`
 /// of `p` (whose depth is taps x channels, in (ky, kx, channel) order) through im2col rows in
-/// `scratch`, which must hold 96 x (depth rounded up to 4) + 64 bytes; results at `out + pixel * ldo + c`
-/// (AVX-512 VNNI; call only when omk_cpu_level() >= 3).
+/// `scratch` (`omk_q8_gemm_scratch_bytes(depth, row_end - row_begin)` bytes); results at
+/// `out + pixel * ldo + c` (AVX-512 VNNI; call only when omk_cpu_level() >= 3).
 void omk_q8_conv_vnni(const omk_q8_gemm_params *p, const omk_q8_im2col_params *g, size_t row_begin, size_t row_end,
                       size_t group_begin, size_t group_end, uint8_t *out, size_t ldo, uint8_t *scratch);
-
-/// `row_offset[r] = scale * Σ a[tap * 8 + r][k]` over every tap and k < depth for r < rows, the
-/// bytes read as int8 (`activations_signed`) or uint8, in wrapping int32 arithmetic (AVX-512 VNNI;
-/// call only when omk_cpu_level() >= 3). No byte past a row is read.
-void omk_q8_row_offsets_vnni(const uint8_t *const *a, size_t rows, size_t taps, size_t depth, int activations_signed,
-                             int32_t scale, int32_t *row_offset);
 
 /// A quantized DEPTHWISE_CONV_2D with depth multiplier 1 on 8-bit NHWC tensors, for
 /// omk_q8_dwconv_pack and omk_q8_dwconv_rows: the geometry (as `WindowGeometry`; `channels` is both

@@ -79,10 +79,11 @@ struct QuantizedGemmTilingTests {
     }
 
     /// FULLY_CONNECTED with one row and with a few, over many column groups with a narrow last one:
-    /// two threads split the columns for the single row and the rows otherwise.
+    /// two threads split the columns for 1 and 3 rows and the rows for 50 (enough multiply-adds for
+    /// two threads in each case).
     @Test(arguments: [1, 3, 50], [QuantizedConvolutionTests.Flavor.int8, .uint8])
     func fullyConnectedMatchesReference(_ rows: Int, flavor: QuantizedConvolutionTests.Flavor) throws {
-        let depth = 131, outputs = 1001
+        let depth = 263, outputs = 1001
         for threads in [1, 2] {
             let s = Self.operands(
                 flavor, input: [rows, depth], filter: [outputs, depth], channels: outputs, outputScale: 0.3,

@@ -44,8 +44,8 @@ extension QuantizedConvolutionKernel {
 
     // MARK: - CONV_2D and FULLY_CONNECTED on the 8-bit VNNI GEMM
 
-    /// Packs the filter's bytes for the VNNI GEMM and folds its column term `−zx · Σ (w − zw)` into the
-    /// bias of the output stage.
+    /// Packs the filter's bytes for the VNNI GEMM and folds its column term into the bias of the output
+    /// stage: `−(128 + zx) · Σ w` for int8, `−zx · Σ (w − zw)` for uint8 (see `QuantizedPackedWeights8`).
     func packBytes(_ filter: RuntimeTensor) {
         guard let w = filter.data else { return }
         let signed = filter.type == .int8
@@ -60,43 +60,52 @@ extension QuantizedConvolutionKernel {
         case .depthwise:
             return
         }
-        let sums = packedGemm8.columnSums, zx = inputZeroPoint
+        let sums = packedGemm8.columnSums, zx = signed ? inputZeroPoint &+ 128 : inputZeroPoint
         let folded = (0..<outputChannels).map { c in
             Int64(Int32(truncatingIfNeeded: biases[c]) &- zx &* sums[c])
         }
         stage.set(biases: folded, multipliers: multipliers, roundings: roundings)
     }
 
-    /// The fused GEMM's parameters: the packed weights, the row term's multiplier (`−128` for int8,
-    /// whose weights are packed as `w + 128`; `128 − zw` for uint8, packed as `w − 128`) and the
-    /// output stage.
+    /// The fused GEMM's parameters: the packed weights, flipped activations for int8 or the row term's
+    /// multiplier `128 − zw` for uint8, and the output stage.
     private var gemm8Parameters: omk_q8_gemm_params {
         let w = packedGemm8
         var p = omk_q8_gemm_params()
         p.weights = w.data
         p.depth = w.depth
         p.columns = w.columns
-        p.weights_unsigned = w.weightsUnsigned ? 1 : 0
-        p.row_scale = w.weightsUnsigned ? -128 : 128 &- filterZeroPoint
+        p.flip_activations = w.signed ? 1 : 0
+        p.row_scale = w.signed ? 0 : 128 &- filterZeroPoint
         stage.fill(&p, zeroPoint: outputZeroPoint, lo: activationMin, hi: activationMax)
         return p
+    }
+
+    /// Scratch for each part of `split` (`bytes` each, from `gemmScratch`, kept between runs).
+    private func scratch(_ split: QuantizedGemm8Split, bytes: Int) -> UnsafeMutablePointer<UInt8> {
+        gemmScratch.reserve(max(1, split.parts * bytes), filling: 0)
+        return gemmScratch.pointer
     }
 
     func runConvGemm8(_ node: Node, input x: UnsafePointer<UInt8>, out: UnsafeMutableRawPointer) {
         guard let g = geometry else { return }
         let p = gemm8Parameters, channels = outputChannels, o = out.assumingMemoryBound(to: UInt8.self)
-        let rows = g.outputPixels, groups = packedGemm8.groups, macs = rows * channels * p.depth
+        let split = QuantizedGemm8Split(
+            rows: g.outputPixels, groups: packedGemm8.groups, macs: g.outputPixels * channels * p.depth,
+            threads: node.threadCount)
         // A 1x1 window with stride 1 reads output pixel p's own input pixel (no padding is possible):
-        // the input is the GEMM's left operand as it is.
+        // the input is the GEMM's left operand as it is (uint8 rows need no scratch).
         let pointwise = g.taps == 1 && g.strideHeight == 1 && g.strideWidth == 1 && g.padTop == 0 && g.padLeft == 0
             && g.outputHeight == g.inputHeight && g.outputWidth == g.inputWidth
+        let bytes = pointwise && p.flip_activations == 0 ? 0 : omk_q8_gemm_scratch_bytes(p.depth, split.rowsPerPart)
+        let scratch = self.scratch(split, bytes: bytes)
         if pointwise {
             let c = g.inputChannels
-            QuantizedGemm8.forEachPart(rows: rows, groups: groups, macs: macs, threads: node.threadCount) { r, gr in
+            split.run(threads: node.threadCount) { part, r, gr in
                 withUnsafePointer(to: p) { p in
                     omk_q8_gemm_vnni(
                         p, x + r.lowerBound * c, c, r.count, gr.lowerBound, gr.upperBound, o + r.lowerBound * channels,
-                        channels)
+                        channels, scratch + part * bytes)
                 }
             }
             return
@@ -107,16 +116,13 @@ extension QuantizedConvolutionKernel {
             output_height: g.outputHeight, output_width: g.outputWidth, filter_height: g.filterHeight,
             filter_width: g.filterWidth, stride_height: g.strideHeight, stride_width: g.strideWidth,
             dilation_height: g.dilationHeight, dilation_width: g.dilationWidth, pad_top: g.padTop,
-            pad_left: g.padLeft, zero: UInt8(truncatingIfNeeded: inputZeroPoint))
-        let scratch = QuantizedGemm8.im2colRows * ((p.depth + 3) / 4 * 4) + 64
-        QuantizedGemm8.forEachPart(rows: rows, groups: groups, macs: macs, threads: node.threadCount) { r, gr in
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: scratch) { buffer in
-                withUnsafePointer(to: p) { p in
-                    withUnsafePointer(to: im2col) { geometry in
-                        omk_q8_conv_vnni(
-                            p, geometry, r.lowerBound, r.upperBound, gr.lowerBound, gr.upperBound, o, channels,
-                            buffer.baseAddress)
-                    }
+            pad_left: g.padLeft, zero: UInt8(truncatingIfNeeded: inputZeroPoint), flip: p.flip_activations)
+        split.run(threads: node.threadCount) { part, r, gr in
+            withUnsafePointer(to: p) { p in
+                withUnsafePointer(to: im2col) { geometry in
+                    omk_q8_conv_vnni(
+                        p, geometry, r.lowerBound, r.upperBound, gr.lowerBound, gr.upperBound, o, channels,
+                        scratch + part * bytes)
                 }
             }
         }
@@ -125,13 +131,15 @@ extension QuantizedConvolutionKernel {
     func runFullyConnectedGemm8(_ node: Node, input x: UnsafePointer<UInt8>, out: UnsafeMutableRawPointer) {
         let p = gemm8Parameters, depth = self.depth, channels = outputChannels
         let o = out.assumingMemoryBound(to: UInt8.self)
-        QuantizedGemm8.forEachPart(
-            rows: rows, groups: packedGemm8.groups, macs: rows * channels * depth, threads: node.threadCount
-        ) { r, gr in
+        let split = QuantizedGemm8Split(
+            rows: rows, groups: packedGemm8.groups, macs: rows * channels * depth, threads: node.threadCount)
+        let bytes = p.flip_activations == 0 ? 0 : omk_q8_gemm_scratch_bytes(depth, split.rowsPerPart)
+        let scratch = self.scratch(split, bytes: bytes)
+        split.run(threads: node.threadCount) { part, r, gr in
             withUnsafePointer(to: p) { p in
                 omk_q8_gemm_vnni(
                     p, x + r.lowerBound * depth, depth, r.count, gr.lowerBound, gr.upperBound,
-                    o + r.lowerBound * channels, channels)
+                    o + r.lowerBound * channels, channels, scratch + part * bytes)
             }
         }
     }

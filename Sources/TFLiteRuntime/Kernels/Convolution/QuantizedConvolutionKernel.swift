@@ -76,6 +76,8 @@ final class QuantizedConvolutionKernel: OpKernel {
     let stage = RequantizationStage()
     /// The 8-bit weights packed for the VNNI GEMM, when it runs (see `usesVNNI`).
     let packedGemm8 = QuantizedPackedWeights8()
+    /// The VNNI GEMM's per-thread scratch (im2col rows, flipped int8 rows), kept between runs.
+    let gemmScratch = ScratchBuffer<UInt8>(0)
     private var activations8Bit = false
     /// DEPTHWISE_CONV_2D's row kernels (8-bit activations, depth multiplier 1), when they take the node.
     private let depthwise8 = QuantizedDepthwise8()

@@ -95,6 +95,8 @@ final class RequantizationStage {
     private let left = ScratchBuffer<Int32>(0)
     private let addend = ScratchBuffer<Int64>(0)
     private let rightShift = ScratchBuffer<Int64>(0)
+    /// `addend − multiplier · 2^31` for the fused GEMM, which multiplies accumulators offset by 2^31.
+    private let gemmAddend = ScratchBuffer<Int64>(0)
 
     /// Whether some channel shifts left (a multiplier above 1); the fused GEMM skips the shift otherwise.
     private var anyLeft = false
@@ -109,6 +111,7 @@ final class RequantizationStage {
         left.reserve(count, filling: 0)
         addend.reserve(count, filling: 0)
         rightShift.reserve(count, filling: 0)
+        gemmAddend.reserve(count, filling: 0)
         allGemm = true
         anyLeft = false
         for c in 0..<multipliers.count {
@@ -125,6 +128,7 @@ final class RequantizationStage {
             anyLeft = anyLeft || left.pointer[c] != 0
             addend.pointer[slot] = r >= 32 ? 1 << 62 : (1 << 30) + (r > 0 ? 1 << (30 + r) : 0)
             rightShift.pointer[slot] = r >= 32 ? 63 : 31 + r
+            gemmAddend.pointer[slot] = addend.pointer[slot] &- Int64(multipliers[c].multiplier) << 31
         }
     }
 
@@ -135,7 +139,7 @@ final class RequantizationStage {
         p.bias = UnsafePointer(bias.pointer)
         p.multiplier = UnsafePointer(multiplier.pointer)
         p.left = anyLeft ? UnsafePointer(left.pointer) : nil
-        p.addend = UnsafePointer(addend.pointer)
+        p.addend = UnsafePointer(gemmAddend.pointer)
         p.shift = UnsafePointer(rightShift.pointer)
         p.zero_point = zeroPoint
         p.lo = lo

@@ -4,17 +4,20 @@ import CKernels
 /// (`omk_q8_gemm_vnni`), with the per-column sums that turn their byte products back into LiteRT's
 /// `Σ (x − zx)(w − zw)`.
 ///
-/// `vpdpbusd` multiplies unsigned by signed bytes, so one operand is shifted by 128 (its top bit
-/// flipped): for int8 models the weights become `w + 128` (unsigned) against the raw int8
-/// activations, for uint8 models they become `w − 128` (signed) against the raw uint8 activations.
-/// Either way, over the K products of a row (padding taps read bytes equal to zx):
+/// `vpdpbusd` multiplies unsigned activation bytes by signed weight bytes. For int8 models the
+/// kernel reads the int8 activations with their top bit flipped, as `x + 128` (unsigned), against
+/// the int8 weights as they are (zw = 0):
 ///
-///     Σ (x − zx)(w − zw) = dot + rowScale · Σx − zx · Σ (w − zw)
+///     Σ (x − zx) w = dot − (128 + zx) · Σ w
 ///
-/// with `rowScale = −128` for int8 (where zw = 0) and `128 − zw` for uint8. The last term depends on
-/// the column only and is folded into the bias; `rowScale · Σx` is computed once per row and shared
-/// by every column group. All of it in wrapping int32 arithmetic, like LiteRT's sums, so the
-/// accumulators are the same integers as the int16 path's.
+/// which depends on the column only and is folded into the bias. For uint8 models the activations
+/// are read as they are and the weights packed as `w − 128` (signed, top bit flipped):
+///
+///     Σ (x − zx)(w − zw) = dot + (128 − zw) · Σ x − zx · Σ (w − zw)
+///
+/// whose last term is folded into the bias and whose row term `(128 − zw) · Σ x` the kernel adds
+/// once per row. Padding taps read bytes equal to zx. All of it in wrapping int32 arithmetic, like
+/// LiteRT's sums, so the accumulators are the same integers as the int16 path's.
 ///
 /// Layout (see `omk_q8_gemm_params`): column groups of 64; per group, per 4 `k` (K rounded up to 4),
 /// the group's columns' 4 bytes in `k` order, zero for `k >= K` and for columns past the last.
@@ -24,8 +27,9 @@ final class QuantizedPackedWeights8 {
     /// Bytes per row: taps × input channels for CONV_2D, in (ky, kx, channel) order.
     private(set) var depth = 0
     private(set) var columns = 0
-    /// Whether the packed bytes are unsigned (int8 models: `w + 128`) or signed (uint8: `w − 128`).
-    private(set) var weightsUnsigned = false
+    /// Whether the filter is int8 (packed as it is, against flipped activations) or uint8 (packed
+    /// as `w − 128`).
+    private(set) var signed = false
     private let storage = ScratchBuffer<UInt8>(0)
     /// `Σ (w − zw)` per column over every k.
     private let sums = ScratchBuffer<Int32>(0)
@@ -42,7 +46,7 @@ final class QuantizedPackedWeights8 {
     func pack(depth: Int, columns: Int, from source: UnsafeRawPointer, signed: Bool, zeroPoint: Int32) {
         self.depth = depth
         self.columns = columns
-        weightsUnsigned = signed
+        self.signed = signed
         let width = Self.groupWidth, stride = groupStride
         let bytes = max(1, groups * stride)
         storage.reserve(bytes, filling: 0)
@@ -57,13 +61,14 @@ final class QuantizedPackedWeights8 {
             let first = UnsafeMutableRawPointer(dst + group * stride + inGroup / 16 * 64 + inGroup % 16 * 4)
             let row = src + column * depth
             let values = UnsafeRawPointer(row)
-            // Flipping the top bit adds 128 to an int8 and subtracts 128 from a uint8.
+            // Flipping the top bit of a uint8 subtracts 128 (an int8 stays as it is).
+            let flip: UInt8 = signed ? 0 : 0x80, flips = UInt32(flip) * 0x0101_0101
             for q in 0..<whole {
                 let four = values.loadUnaligned(fromByteOffset: 4 * q, as: UInt32.self)
-                first.storeBytes(of: four ^ 0x8080_8080, toByteOffset: q * slotBytes, as: UInt32.self)
+                first.storeBytes(of: four ^ flips, toByteOffset: q * slotBytes, as: UInt32.self)
             }
             for k in (4 * whole)..<depth {
-                let byte = values.load(fromByteOffset: k, as: UInt8.self) ^ 0x80
+                let byte = values.load(fromByteOffset: k, as: UInt8.self) ^ flip
                 first.storeBytes(of: byte, toByteOffset: whole * slotBytes + (k & 3), as: UInt8.self)
             }
             var sum: Int32 = 0
@@ -78,23 +83,22 @@ final class QuantizedPackedWeights8 {
     }
 }
 
-/// Splits a fused 8-bit GEMM of `rows` rows and `groups` column groups among threads.
-enum QuantizedGemm8 {
-    /// Rows of one im2col block (`omk_q8_conv_vnni`'s scratch holds this many rows).
-    static let im2colRows = 96
+/// How a fused 8-bit GEMM of `rows` rows and `groups` column groups is split among threads: into
+/// bands of rows (multiples of 24 rows, whole tiles of 6 and 8) while every thread gets at least 24
+/// of them, else (a single FULLY_CONNECTED row) into ranges of column groups, so that each thread
+/// streams only its share of the weights. Column groups are coarse (64 columns: 160 columns split
+/// 64 + 96), so rows come first. Below ~2^17 multiply-adds per thread, one part: waking a worker
+/// costs more than it saves.
+struct QuantizedGemm8Split {
+    let rows: Int
+    let groups: Int
+    private(set) var rowParts = 1
+    private(set) var groupParts = 1
 
-    /// Calls `body(rows, groups)` on parts that cover the rows × column groups once, in parallel on
-    /// up to `threads` threads. Rows are split into bands (multiples of 24 rows, whole tiles of 6
-    /// and 8) while every thread gets at least 24 of them; fewer rows (a single FULLY_CONNECTED
-    /// row) split the column groups, so that each thread streams only its share of the weights.
-    /// Column groups are coarse (64 columns: 160 columns split 64 + 96), so rows come first.
-    static func forEachPart(
-        rows: Int, groups: Int, macs: Int, threads: Int, _ body: (_ rows: Range<Int>, _ groups: Range<Int>) -> Void
-    ) {
-        guard rows > 0, groups > 0 else { return }
-        // Below ~2^17 multiply-adds per thread, waking a worker costs more than it saves.
+    init(rows: Int, groups: Int, macs: Int, threads: Int) {
+        self.rows = rows
+        self.groups = groups
         let parallel = min(threads, max(1, macs >> 17))
-        var rowParts = 1, groupParts = 1
         if parallel > 1 {
             if rows >= 24 * parallel || groups < parallel {
                 rowParts = min(parallel, (rows + 23) / 24)
@@ -102,18 +106,28 @@ enum QuantizedGemm8 {
                 groupParts = parallel
             }
         }
-        let parts = rowParts * groupParts
+    }
+
+    var parts: Int { rowParts * groupParts }
+
+    /// The most rows one part covers.
+    var rowsPerPart: Int { min(rows, ((rows + 23) / 24 + rowParts - 1) / rowParts * 24) }
+
+    /// Calls `body(part, rows, groups)` for every part, in parallel on up to `threads` threads.
+    func run(threads: Int, _ body: (_ part: Int, _ rows: Range<Int>, _ groups: Range<Int>) -> Void) {
+        guard rows > 0, groups > 0 else { return }
         if parts == 1 {
-            body(0..<rows, 0..<groups)
+            body(0, 0..<rows, 0..<groups)
             return
         }
-        let bands = (rows + 23) / 24
+        let bands = (rows + 23) / 24, rowParts = self.rowParts, groupParts = self.groupParts
+        let rows = self.rows, groups = self.groups
         parallelFor(parts, threads: threads) { range in
             for part in range {
                 let r = part / groupParts, g = part % groupParts
                 let rowRange = min(rows, bands * r / rowParts * 24)..<min(rows, bands * (r + 1) / rowParts * 24)
                 let groupRange = (groups * g / groupParts)..<(groups * (g + 1) / groupParts)
-                if !rowRange.isEmpty, !groupRange.isEmpty { body(rowRange, groupRange) }
+                if !rowRange.isEmpty, !groupRange.isEmpty { body(part, rowRange, groupRange) }
             }
         }
     }
