@@ -221,4 +221,15 @@ void omk_q8_add_avx512(const void *a, const void *b, void *out, size_t count, in
 void omk_q8_add_avx2(const void *a, const void *b, void *out, size_t count, int is_signed,
                      const omk_q8_add_params *p);
 
+
+/// Packs an 8-bit filter `[columns][depth]` (row-major bytes at `src`) for the VNNI GEMM: column
+/// groups of `group_width` at `dst + g * group_stride`; in each, per 4-k slot, every column's 4
+/// bytes in k order (each byte XOR `flip`), the slot as wide as the group's columns rounded up to
+/// 16, zeros for columns past the last and k past `depth`. `sums[c]` receives
+/// Σ(w) − depth·zero_point with w read as int8 when `weights_signed`, else as uint8 (wrapping).
+/// Every byte of each slot is written; nothing else in `dst` is.
+void omk_q8_pack_weights(const uint8_t *src, size_t depth, size_t columns, size_t group_width,
+                         size_t group_stride, uint8_t flip, int weights_signed, int32_t zero_point,
+                         uint8_t *dst, int32_t *sums);
+
 #endif

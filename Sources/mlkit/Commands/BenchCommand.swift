@@ -9,8 +9,8 @@ struct BenchCommand: ParsableCommand {
         abstract: "Measure a model: load time, median and p90 invoke latency, peak resident memory.",
         discussion: """
             Inputs are seeded pseudo-random values of each input tensor's type (or --input .npy files). \
-            load_ms is the time from opening the file to the end of allocateTensors() (verification, \
-            planning, weight packing). peak_rss_mb is the process's peak resident set (getrusage), \
+            load_ms is the time from opening the file to the end of allocateTensors(): open_ms to read \
+            and verify the model, allocate_ms to plan memory and prepare the kernels (weight packing). peak_rss_mb is the process's peak resident set (getrusage), \
             which includes the Swift runtime. --profile adds each operator type's share of the time.
             """
     )
@@ -33,8 +33,10 @@ struct BenchCommand: ParsableCommand {
             let clock = ContinuousClock()
             let loadStart = clock.now
             let interpreter = try Interpreter(modelPath: model, options: .init(threadCount: threads))
+            let opened = clock.now
             try interpreter.allocateTensors()
             let loadMs = milliseconds(clock.now - loadStart)
+            let openMs = milliseconds(opened - loadStart)
             try fillInputs(interpreter)
             for _ in 0..<warmup { try interpreter.invoke() }
             var times = [Double]()
@@ -59,6 +61,7 @@ struct BenchCommand: ParsableCommand {
                 var object: [String: Any] = [
                     "model": model, "threads": threads, "runs": runs, "warmup": warmup, "load_ms": round3(loadMs),
                     "median_ms": round3(median), "p90_ms": round3(p90), "min_ms": round3(times[0]), "peak_rss_mb": round3(rss),
+                    "open_ms": round3(openMs), "allocate_ms": round3(loadMs - openMs),
                 ]
                 if profile { object["profile_ms"] = byOperator.mapValues { round3(Double($0) / 1e6) } }
                 let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
@@ -66,7 +69,7 @@ struct BenchCommand: ParsableCommand {
                 return
             }
             print("model: \(model)  threads: \(threads)  runs: \(runs) (+\(warmup) warm-up)")
-            print(String(format: "load %.2f ms  median %.3f ms  p90 %.3f ms  min %.3f ms  peak RSS %.1f MB", loadMs, median, p90, times[0], rss))
+            print(String(format: "load %.2f ms (open %.2f, allocate %.2f)  median %.3f ms  p90 %.3f ms  min %.3f ms  peak RSS %.1f MB", loadMs, openMs, loadMs - openMs, median, p90, times[0], rss))
             if profile {
                 let total = Double(byOperator.values.reduce(0, +))
                 for (name, ns) in byOperator.sorted(by: { $0.value > $1.value }) {

@@ -47,39 +47,15 @@ final class QuantizedPackedWeights8 {
         self.depth = depth
         self.columns = columns
         self.signed = signed
-        let width = Self.groupWidth, stride = groupStride
-        let bytes = max(1, groups * stride)
-        storage.reserve(bytes, filling: 0)
-        storage.pointer.update(repeating: 0, count: bytes)
+        let stride = groupStride
+        // Every byte the kernel reads is written by the packer (padding included), so the buffer is
+        // not cleared first: at load time that pass was as slow as the packing itself.
+        storage.reserveUninitialized(max(1, groups * stride))
         sums.reserve(max(1, columns), filling: 0)
-        let src = source.assumingMemoryBound(to: UInt8.self), dst = storage.pointer
-        let whole = depth / 4
-        for column in 0..<columns {
-            let group = column / width, inGroup = column % width
-            // A group's 4-k slots hold its blocks of 16 columns (fewer in a narrower last group).
-            let slotBytes = (min(width, columns - group * width) + 15) / 16 * 64
-            let first = UnsafeMutableRawPointer(dst + group * stride + inGroup / 16 * 64 + inGroup % 16 * 4)
-            let row = src + column * depth
-            let values = UnsafeRawPointer(row)
-            // Flipping the top bit of a uint8 subtracts 128 (an int8 stays as it is).
-            let flip: UInt8 = signed ? 0 : 0x80, flips = UInt32(flip) * 0x0101_0101
-            for q in 0..<whole {
-                let four = values.loadUnaligned(fromByteOffset: 4 * q, as: UInt32.self)
-                first.storeBytes(of: four ^ flips, toByteOffset: q * slotBytes, as: UInt32.self)
-            }
-            for k in (4 * whole)..<depth {
-                let byte = values.load(fromByteOffset: k, as: UInt8.self) ^ flip
-                first.storeBytes(of: byte, toByteOffset: whole * slotBytes + (k & 3), as: UInt8.self)
-            }
-            var sum: Int32 = 0
-            if signed {
-                let bytes = UnsafeRawPointer(row).assumingMemoryBound(to: Int8.self)
-                for i in 0..<depth { sum &+= Int32(bytes[i]) }
-            } else {
-                for i in 0..<depth { sum &+= Int32(row[i]) }
-            }
-            sums.pointer[column] = sum &- Int32(truncatingIfNeeded: depth) &* zeroPoint
-        }
+        // Flipping the top bit of a uint8 subtracts 128 (an int8 stays as it is).
+        omk_q8_pack_weights(
+            source.assumingMemoryBound(to: UInt8.self), depth, columns, Self.groupWidth, stride,
+            signed ? 0 : 0x80, signed ? 1 : 0, zeroPoint, storage.pointer, sums.pointer)
     }
 }
 

@@ -98,6 +98,17 @@ final class ScratchBuffer<T> {
 
     deinit { pointer.deallocate() }
 
+    /// Grows to at least `count` elements without initializing new ones: only for trivial element
+    /// types whose every element the caller writes before reading it.
+    func reserveUninitialized(_ count: Int) {
+        precondition(_isPOD(T.self), "reserveUninitialized needs a trivial element type")
+        if count > capacity {
+            pointer.deallocate()
+            pointer = .allocate(capacity: count)
+            capacity = count
+        }
+    }
+
     func reserve(_ count: Int, filling value: T) {
         if count > capacity {
             pointer.deallocate()
