@@ -80,6 +80,59 @@ OMK_TARGET void omk_f32_dwconv_pixel_fma(const float *x, const float *w, size_t 
     }
 }
 
+/// Four output pixels with the same valid taps, `pixel_step` floats apart in the input and
+/// `channels` apart in the output: four independent accumulator chains per 8 channels hide the add
+/// latency that one pixel's single chain exposes (each output's order is unchanged).
+OMK_TARGET void omk_f32_dwconv_pixels4_avx2(const float *x, const float *w, size_t channels, size_t tap_rows,
+                                            size_t tap_columns, size_t x_step, size_t x_row_step,
+                                            size_t w_row_step, size_t pixel_step, const float *bias, float lower,
+                                            float upper, float *out) {
+    const __m256 lo = _mm256_set1_ps(lower), hi = _mm256_set1_ps(upper);
+    size_t c = 0;
+    for (; c + 8 <= channels; c += 8) {
+        const __m256 b = _mm256_loadu_ps(bias + c);
+        __m256 a0 = b, a1 = b, a2 = b, a3 = b;
+        const float *xr = x + c, *wr = w + c;
+        for (size_t ty = 0; ty < tap_rows; ty++) {
+            const float *xp = xr, *wp = wr;
+            for (size_t tx = 0; tx < tap_columns; tx++) {
+                const __m256 wv = _mm256_loadu_ps(wp);
+                a0 = madd8(a0, _mm256_loadu_ps(xp), wv);
+                a1 = madd8(a1, _mm256_loadu_ps(xp + pixel_step), wv);
+                a2 = madd8(a2, _mm256_loadu_ps(xp + 2 * pixel_step), wv);
+                a3 = madd8(a3, _mm256_loadu_ps(xp + 3 * pixel_step), wv);
+                xp += x_step;
+                wp += channels;
+            }
+            xr += x_row_step;
+            wr += w_row_step;
+        }
+        _mm256_storeu_ps(out + c, clamp8(a0, lo, hi));
+        _mm256_storeu_ps(out + channels + c, clamp8(a1, lo, hi));
+        _mm256_storeu_ps(out + 2 * channels + c, clamp8(a2, lo, hi));
+        _mm256_storeu_ps(out + 3 * channels + c, clamp8(a3, lo, hi));
+    }
+    // The last channels one by one (the filter's tap stride stays `channels`).
+    for (; c < channels; c++) {
+        for (size_t p = 0; p < 4; p++) {
+            float a = bias[c];
+            const float *xr = x + p * pixel_step + c, *wr = w + c;
+            for (size_t ty = 0; ty < tap_rows; ty++) {
+                const float *xp = xr, *wp = wr;
+                for (size_t tx = 0; tx < tap_columns; tx++) {
+                    const float product = *xp * *wp;
+                    a = a + product;
+                    xp += x_step;
+                    wp += channels;
+                }
+                xr += x_row_step;
+                wr += w_row_step;
+            }
+            out[p * channels + c] = (a < lower) ? lower : ((a > upper) ? upper : a);
+        }
+    }
+}
+
 #else
 
 void omk_f32_dwconv_pixel_fma(const float *x, const float *w, size_t channels, size_t tap_rows,
@@ -87,6 +140,13 @@ void omk_f32_dwconv_pixel_fma(const float *x, const float *w, size_t channels, s
                               const float *bias, float lower, float upper, float *out) {
     (void)x; (void)w; (void)channels; (void)tap_rows; (void)tap_columns; (void)x_step; (void)x_row_step;
     (void)w_row_step; (void)bias; (void)lower; (void)upper; (void)out;
+}
+
+void omk_f32_dwconv_pixels4_avx2(const float *x, const float *w, size_t channels, size_t tap_rows,
+                                 size_t tap_columns, size_t x_step, size_t x_row_step, size_t w_row_step,
+                                 size_t pixel_step, const float *bias, float lower, float upper, float *out) {
+    (void)x; (void)w; (void)channels; (void)tap_rows; (void)tap_columns; (void)x_step; (void)x_row_step;
+    (void)w_row_step; (void)pixel_step; (void)bias; (void)lower; (void)upper; (void)out;
 }
 
 #endif

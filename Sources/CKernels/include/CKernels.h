@@ -179,6 +179,13 @@ void omk_f32_dwconv_pixel_fma(const float *x, const float *w, size_t channels, s
                               size_t tap_columns, size_t x_step, size_t x_row_step, size_t w_row_step,
                               const float *bias, float lower, float upper, float *out);
 
+/// Four consecutive output pixels of omk_f32_dwconv_pixel_fma with the same valid taps: pixel p
+/// reads `x + p * pixel_step` and writes `out + p * channels`; each output's order and rounding
+/// are omk_f32_dwconv_pixel_fma's (AVX2; call only when omk_cpu_level() >= 1).
+void omk_f32_dwconv_pixels4_avx2(const float *x, const float *w, size_t channels, size_t tap_rows,
+                                 size_t tap_columns, size_t x_step, size_t x_row_step, size_t w_row_step,
+                                 size_t pixel_step, const float *bias, float lower, float upper, float *out);
+
 /// A persistent thread pool: `threads - 1` workers that spin briefly between jobs, then sleep.
 typedef struct omk_pool omk_pool;
 /// A task: called once per index, from the caller's thread and the workers.

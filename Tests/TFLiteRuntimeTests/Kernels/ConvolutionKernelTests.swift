@@ -55,6 +55,9 @@ struct ConvolutionKernelTests {
         Case(height: 6, width: 7, channels: 3, strideHeight: 1, strideWidth: 2, multiplier: 2),
         Case(height: 6, width: 7, channels: 5, same: false, constantFilter: false, multiplier: 3),
         Case(height: 4, width: 4, channels: 40, filterHeight: 7, filterWidth: 7, multiplier: 1),
+        // Runs of four interior pixels (the 4-pixel kernel), with 5 channels past the last block of 8.
+        Case(height: 6, width: 17, channels: 13, multiplier: 1),
+        Case(height: 7, width: 20, channels: 29, strideHeight: 2, strideWidth: 2, activation: 3, multiplier: 1),
     ]
 
     @Test(arguments: convCases, [1, 2])

@@ -24,10 +24,24 @@ enum DepthwiseMicrokernel {
         let filterRowStride = g.filterWidth * channels
         let xStep = g.dilationWidth * channels
         let useAVX2 = CPUFeatures.level >= 1
-        for ox in 0..<g.outputWidth {
+        var ox = 0
+        while ox < g.outputWidth {
             let columnsValid = g.validFilterColumns(outputColumn: ox)
             let ix0 = ox * g.strideWidth - g.padLeft
             let out = row + ox * channels
+            if useAVX2, !rowsValid.isEmpty, columnsValid.count == g.filterWidth, ox + 4 <= g.outputWidth,
+                g.validFilterColumns(outputColumn: ox + 3).count == g.filterWidth
+            {
+                // Four interior pixels at once (every filter column inside the image for all four).
+                let firstX = image + (iy0 + rowsValid.lowerBound * g.dilationHeight) * inputRowStride + ix0 * channels
+                let firstW = filter + rowsValid.lowerBound * filterRowStride
+                omk_f32_dwconv_pixels4_avx2(
+                    firstX, firstW, channels, rowsValid.count, g.filterWidth, xStep, g.dilationHeight * inputRowStride,
+                    filterRowStride, g.strideWidth * channels, bias, lower, upper, out)
+                ox += 4
+                continue
+            }
+            defer { ox += 1 }
             guard !rowsValid.isEmpty, !columnsValid.isEmpty else {
                 // The window misses the image entirely (only with extreme padding): bias alone.
                 for c in 0..<channels { out[c] = ReferenceConvolution.clamp(bias[c], lower, upper) }
