@@ -125,19 +125,43 @@ enum DetectionPostProcess {
         let outputSize = min(kept, maxDetections)
         var selected = [Int]()
         selected.reserveCapacity(max(outputSize, 0))
+        // The candidates' boxes and areas in score order, contiguous: the pairwise loop below is the
+        // post-processing's hot spot. Same IoU arithmetic as `iou` (areas, then the intersection).
+        var sorted = [Float](repeating: 0, count: 4 * kept)
+        var areas = [Float](repeating: 0, count: kept)
+        for r in 0..<kept {
+            let b = 4 * keepIndices[order[r]]
+            for e in 0..<4 { sorted[4 * r + e] = boxes[b + e] }
+            areas[r] = (boxes[b + 2] - boxes[b]) * (boxes[b + 3] - boxes[b + 1])
+        }
         var active = [Bool](repeating: true, count: kept)
         var activeCount = kept
-        for i in 0..<kept {
-            if activeCount == 0 || selected.count >= outputSize { break }
-            guard active[i] else { continue }
-            let boxI = keepIndices[order[i]]
-            selected.append(boxI)
-            active[i] = false
-            activeCount -= 1
-            for j in (i + 1)..<max(kept, i + 1) where active[j] {
-                if iou(boxes, boxI, keepIndices[order[j]]) > iouThreshold {
-                    active[j] = false
-                    activeCount -= 1
+        sorted.withUnsafeBufferPointer { box in
+            areas.withUnsafeBufferPointer { area in
+                active.withUnsafeMutableBufferPointer { active in
+                    for i in 0..<kept {
+                        if activeCount == 0 || selected.count >= outputSize { break }
+                        guard active[i] else { continue }
+                        selected.append(keepIndices[order[i]])
+                        active[i] = false
+                        activeCount -= 1
+                        let areaI = area[i]
+                        let y1 = box[4 * i], x1 = box[4 * i + 1], y2 = box[4 * i + 2], x2 = box[4 * i + 3]
+                        for j in (i + 1)..<max(kept, i + 1) where active[j] {
+                            let areaJ = area[j]
+                            var overlap: Float = 0
+                            if areaI > 0, areaJ > 0 {
+                                let ymin = max(y1, box[4 * j]), xmin = max(x1, box[4 * j + 1])
+                                let ymax = min(y2, box[4 * j + 2]), xmax = min(x2, box[4 * j + 3])
+                                let inter = max(ymax - ymin, 0) * max(xmax - xmin, 0)
+                                overlap = inter / (areaI + areaJ - inter)
+                            }
+                            if overlap > iouThreshold {
+                                active[j] = false
+                                activeCount -= 1
+                            }
+                        }
+                    }
                 }
             }
         }
