@@ -21,7 +21,28 @@ static OMK_TARGET inline __m256 clamp8(__m256 v, __m256 lo, __m256 hi) {
     return _mm256_min_ps(hi, _mm256_max_ps(lo, v));  // NaN passes, as std::min(std::max(x, lo), hi)
 }
 
-OMK_TARGET void omk_f32_dwconv_pixel_fma(const float *x, const float *w, size_t channels, size_t tap_rows,
+/// One channel of one pixel, scalar (the channels past the last block of 8): from the bias, each
+/// tap's rounded product added in order, clamped.
+static OMK_TARGET inline float channel_sum(const float *x, const float *w, size_t c, size_t channels,
+                                           size_t tap_rows, size_t tap_columns, size_t x_step, size_t x_row_step,
+                                           size_t w_row_step, const float *bias, float lower, float upper) {
+    float a = bias[c];
+    const float *xr = x + c, *wr = w + c;
+    for (size_t ty = 0; ty < tap_rows; ty++) {
+        const float *xp = xr, *wp = wr;
+        for (size_t tx = 0; tx < tap_columns; tx++) {
+            const float product = *xp * *wp;
+            a = a + product;
+            xp += x_step;
+            wp += channels;
+        }
+        xr += x_row_step;
+        wr += w_row_step;
+    }
+    return (a < lower) ? lower : ((a > upper) ? upper : a);
+}
+
+OMK_TARGET void omk_f32_dwconv_pixel_avx2(const float *x, const float *w, size_t channels, size_t tap_rows,
                                          size_t tap_columns, size_t x_step, size_t x_row_step, size_t w_row_step,
                                          const float *bias, float lower, float upper, float *out) {
     const __m256 lo = _mm256_set1_ps(lower), hi = _mm256_set1_ps(upper);
@@ -64,19 +85,8 @@ OMK_TARGET void omk_f32_dwconv_pixel_fma(const float *x, const float *w, size_t 
         _mm256_storeu_ps(out + c, clamp8(a, lo, hi));
     }
     for (; c < channels; c++) {
-        float a = bias[c];
-        const float *xr = x + c, *wr = w + c;
-        for (size_t ty = 0; ty < tap_rows; ty++) {
-            const float *xp = xr, *wp = wr;
-            for (size_t tx = 0; tx < tap_columns; tx++) {
-                a = a + *xp * *wp;
-                xp += x_step;
-                wp += channels;
-            }
-            xr += x_row_step;
-            wr += w_row_step;
-        }
-        out[c] = (a < lower) ? lower : ((a > upper) ? upper : a);
+        out[c] = channel_sum(x, w, c, channels, tap_rows, tap_columns, x_step, x_row_step, w_row_step, bias, lower,
+                             upper);
     }
 }
 
@@ -115,27 +125,15 @@ OMK_TARGET void omk_f32_dwconv_pixels4_avx2(const float *x, const float *w, size
     // The last channels one by one (the filter's tap stride stays `channels`).
     for (; c < channels; c++) {
         for (size_t p = 0; p < 4; p++) {
-            float a = bias[c];
-            const float *xr = x + p * pixel_step + c, *wr = w + c;
-            for (size_t ty = 0; ty < tap_rows; ty++) {
-                const float *xp = xr, *wp = wr;
-                for (size_t tx = 0; tx < tap_columns; tx++) {
-                    const float product = *xp * *wp;
-                    a = a + product;
-                    xp += x_step;
-                    wp += channels;
-                }
-                xr += x_row_step;
-                wr += w_row_step;
-            }
-            out[p * channels + c] = (a < lower) ? lower : ((a > upper) ? upper : a);
+            out[p * channels + c] = channel_sum(x + p * pixel_step, w, c, channels, tap_rows, tap_columns, x_step,
+                                                x_row_step, w_row_step, bias, lower, upper);
         }
     }
 }
 
 #else
 
-void omk_f32_dwconv_pixel_fma(const float *x, const float *w, size_t channels, size_t tap_rows,
+void omk_f32_dwconv_pixel_avx2(const float *x, const float *w, size_t channels, size_t tap_rows,
                               size_t tap_columns, size_t x_step, size_t x_row_step, size_t w_row_step,
                               const float *bias, float lower, float upper, float *out) {
     (void)x; (void)w; (void)channels; (void)tap_rows; (void)tap_columns; (void)x_step; (void)x_row_step;

@@ -175,13 +175,13 @@ void omk_requantize_gemm_to_8_avx512(const int32_t *acc, size_t count, const int
 /// channel starts from `bias[c]` and adds x·w per tap in row-major order, the product rounded before
 /// the add (LiteRT's builtin order and rounding, no fused multiply-add), and is clamped to
 /// [lower, upper] into `out[c]`.
-void omk_f32_dwconv_pixel_fma(const float *x, const float *w, size_t channels, size_t tap_rows,
+void omk_f32_dwconv_pixel_avx2(const float *x, const float *w, size_t channels, size_t tap_rows,
                               size_t tap_columns, size_t x_step, size_t x_row_step, size_t w_row_step,
                               const float *bias, float lower, float upper, float *out);
 
-/// Four consecutive output pixels of omk_f32_dwconv_pixel_fma with the same valid taps: pixel p
+/// Four consecutive output pixels of omk_f32_dwconv_pixel_avx2 with the same valid taps: pixel p
 /// reads `x + p * pixel_step` and writes `out + p * channels`; each output's order and rounding
-/// are omk_f32_dwconv_pixel_fma's (AVX2; call only when omk_cpu_level() >= 1).
+/// are omk_f32_dwconv_pixel_avx2's (AVX2; call only when omk_cpu_level() >= 1).
 void omk_f32_dwconv_pixels4_avx2(const float *x, const float *w, size_t channels, size_t tap_rows,
                                  size_t tap_columns, size_t x_step, size_t x_row_step, size_t w_row_step,
                                  size_t pixel_step, const float *bias, float lower, float upper, float *out);
@@ -203,7 +203,7 @@ int omk_pool_run(omk_pool *pool, omk_task_fn fn, void *context, size_t count);
 /// The int32 sums of one output pixel of a quantized depthwise convolution with depth multiplier 1
 /// (AVX2; call only when omk_cpu_level() >= 1), on widened int16 operands: `acc[c] = Σ x·w` over
 /// the valid taps, with wrapping int32 additions of exact products. Addressing as in
-/// omk_f32_dwconv_pixel_fma; no bias, no requantization.
+/// omk_f32_dwconv_pixel_avx2; no bias, no requantization.
 void omk_q16_dwconv_pixel_avx2(const int16_t *x, const int16_t *w, size_t channels, size_t tap_rows,
                                size_t tap_columns, size_t x_step, size_t x_row_step, size_t w_row_step,
                                int32_t *acc);

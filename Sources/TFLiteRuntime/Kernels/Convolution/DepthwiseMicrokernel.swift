@@ -54,7 +54,7 @@ enum DepthwiseMicrokernel {
             let xRowStep = g.dilationHeight * inputRowStride
             let tapRows = rowsValid.count, tapColumns = columnsValid.count
             if useAVX2 {
-                omk_f32_dwconv_pixel_fma(
+                omk_f32_dwconv_pixel_avx2(
                     firstX, firstW, channels, tapRows, tapColumns, xStep, xRowStep, filterRowStride, bias, lower,
                     upper, out)
                 continue
