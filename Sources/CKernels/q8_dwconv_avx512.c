@@ -193,17 +193,8 @@ static OMK_VNNI void dw_vnni_build(const uint8_t *const *src, const __m512i *fil
                 dw_vnni_build3(p[0], p[1], p[2], fill[3], run, channels, mask, flip, dst);
             } else if (present == 7 && b->share == 2) {
                 dw_vnni_build3_pairs(p[0], p[1], p[2], fill[3], run, channels, gap, b, need, flip, dst);
-            } else if (present == 7 && b->share == 4) {
-                dw_vnni_build3_quads(p[0], p[1], p[2], fill[3], run, channels, gap, b, need, flip, dst);
             } else if (present == 7) {
-                // Three filter rows inside the image: the fourth slot is constant.
-                const uint8_t *p0 = p[0], *p1 = p[1], *p2 = p[2];
-                for (size_t e = 0; e < run; e++, p0 += channels, p1 += channels, p2 += channels, dst += 256) {
-                    if (need && !need[e]) continue;
-                    dw_vnni_interleave(_mm512_xor_si512(dw_vnni_load_inside(p0, gap, b, mask), flip),
-                                       _mm512_xor_si512(dw_vnni_load_inside(p1, gap, b, mask), flip),
-                                       _mm512_xor_si512(dw_vnni_load_inside(p2, gap, b, mask), flip), fill[3], dst);
-                }
+                dw_vnni_build3_quads(p[0], p[1], p[2], fill[3], run, channels, gap, b, need, flip, dst);
             } else {
                 for (size_t e = 0; e < run; e++, dst += 256) {
                     if (need && !need[e]) continue;
