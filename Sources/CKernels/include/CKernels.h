@@ -238,5 +238,10 @@ void omk_q8_add_avx2(const void *a, const void *b, void *out, size_t count, int 
 void omk_q8_pack_weights(const uint8_t *src, size_t depth, size_t columns, size_t group_width,
                          size_t group_stride, uint8_t flip, int weights_signed, int32_t zero_point,
                          uint8_t *dst, int32_t *sums);
+/// The same packing one 32-bit word at a time (what `omk_q8_pack_weights` does below AVX-512, and
+/// for the words its 16x16 blocks leave); the tests compare the two.
+void omk_q8_pack_weights_words(const uint8_t *src, size_t depth, size_t columns, size_t group_width,
+                               size_t group_stride, uint8_t flip, int weights_signed, int32_t zero_point,
+                               uint8_t *dst, int32_t *sums);
 
 #endif

@@ -36,9 +36,13 @@ struct FlatTable {
         tableSize = tsize
     }
 
-    static func check(_ bytes: UnsafeRawBufferPointer, _ offset: Int, _ length: Int, _ what: String) throws {
+    /// Throws unless `length` bytes at `offset` are inside `bytes`. `what` is only built for the error:
+    /// models have thousands of fields, and formatting a location for each was a third of the parse.
+    static func check(
+        _ bytes: UnsafeRawBufferPointer, _ offset: Int, _ length: Int, _ what: @autoclosure () -> String
+    ) throws {
         guard offset >= 0, length >= 0, offset <= bytes.count, length <= bytes.count - offset else {
-            throw ModelError.outOfBounds(what: what, offset: offset, length: length, fileSize: bytes.count)
+            throw ModelError.outOfBounds(what: what(), offset: offset, length: length, fileSize: bytes.count)
         }
     }
 
@@ -92,9 +96,10 @@ struct FlatTable {
         return target
     }
 
-    func table(_ index: Int, what name: String) throws -> FlatTable? {
+    /// The table field `index` refers to; nil when absent. `name` is its location for errors.
+    func table(_ index: Int, what name: @autoclosure () -> String) throws -> FlatTable? {
         guard let target = try reference(index) else { return nil }
-        return try FlatTable(bytes: bytes, position: target, what: name)
+        return try FlatTable(bytes: bytes, position: target, what: name())
     }
 
     func string(_ index: Int) throws -> String? {
@@ -117,20 +122,24 @@ struct FlatTable {
         return (target + 4, count)
     }
 
-    func scalarVector<T: FixedWidthInteger>(_ index: Int, as: T.Type) throws -> [T]? {
-        guard let (start, count) = try vector(index, elementSize: MemoryLayout<T>.size) else { return nil }
-        var result = [T]()
-        result.reserveCapacity(count)
-        for i in 0..<count {
-            result.append(bytes.loadUnaligned(fromByteOffset: start + i * MemoryLayout<T>.size, as: T.self))
-        }
-        return result
+    func scalarVector<T: FixedWidthInteger & BitwiseCopyable>(_ index: Int, as: T.Type) throws -> [T]? {
+        try copiedVector(index, as: T.self)
     }
 
     func int32Vector(_ index: Int) throws -> [Int32]? { try scalarVector(index, as: Int32.self) }
 
-    func floatVector(_ index: Int) throws -> [Float]? {
-        try scalarVector(index, as: UInt32.self)?.map { Float(bitPattern: $0) }
+    func floatVector(_ index: Int) throws -> [Float]? { try copiedVector(index, as: Float.self) }
+
+    /// A vector of fixed-size scalars, copied out in one piece (FlatBuffers are little-endian, like
+    /// every host this runtime builds for; the reads above assume it too).
+    private func copiedVector<T: BitwiseCopyable>(_ index: Int, as: T.Type) throws -> [T]? {
+        guard let (start, count) = try vector(index, elementSize: MemoryLayout<T>.size) else { return nil }
+        guard count > 0, let base = bytes.baseAddress else { return [] }
+        return [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+            UnsafeMutableRawBufferPointer(buffer).copyMemory(
+                from: UnsafeRawBufferPointer(start: base + start, count: count * MemoryLayout<T>.size))
+            initialized = count
+        }
     }
 
     /// Tables stored in a vector field; `name(i)` gives each element's location for errors.

@@ -29,6 +29,8 @@ final class Node {
     /// Custom options bytes (FlexBuffer for custom operators); empty when absent.
     let customOptions: UnsafeRawBufferPointer
     let threadCount: Int
+    /// Memory for weights the kernel repacks; lives as long as the subgraph's kernels.
+    let weightArena: WeightArena
     /// True while the executor runs (values of every input are available).
     var isRunning = false
     /// Set by `prepare` when output shapes can only be known at run time.
@@ -36,7 +38,8 @@ final class Node {
 
     init(
         index: Int, code: OperatorCode, inputs: [RuntimeTensor?], outputs: [RuntimeTensor],
-        intermediates: [RuntimeTensor], options: FlatTable?, customOptions: UnsafeRawBufferPointer, threadCount: Int
+        intermediates: [RuntimeTensor], options: FlatTable?, customOptions: UnsafeRawBufferPointer, threadCount: Int,
+        weightArena: WeightArena = WeightArena(expectedBytes: 0)
     ) {
         self.index = index
         self.code = code
@@ -46,6 +49,7 @@ final class Node {
         self.options = options
         self.customOptions = customOptions
         self.threadCount = threadCount
+        self.weightArena = weightArena
     }
 
     var opName: String { code.displayName }

@@ -15,6 +15,9 @@ final class SubgraphExecutor {
     private var arena: UnsafeMutableRawPointer?
     private(set) var arenaSize = 0
     private var constantCopies: [UnsafeMutableRawPointer] = []
+    /// Where the kernels keep the weights they repack (made for about twice the constant bytes: int16
+    /// copies of 8-bit filters are the largest layout any kernel packs).
+    let weightArena: WeightArena
     fileprivate(set) var isAllocated = false
 
     var subgraph: ModelSubgraph { model.subgraphs[subgraphIndex] }
@@ -33,6 +36,8 @@ final class SubgraphExecutor {
         for (i, t) in graph.tensors.enumerated() {
             tensors[i].sparsity = t.sparsity
         }
+        let constantBytes = graph.tensors.reduce(0) { $0 + model.bufferBytes($1.buffer).count }
+        weightArena = WeightArena(expectedBytes: 2 * constantBytes + (256 << 10))
         try bindConstants()
     }
 
@@ -85,7 +90,8 @@ final class SubgraphExecutor {
                 index: n, code: code, inputs: op.inputs.map { $0 >= 0 ? tensors[$0] : nil },
                 outputs: op.outputs.map { tensors[$0] }, intermediates: op.intermediates.map { tensors[$0] },
                 options: try model.options(of: op, what: "subgraph \(subgraphIndex) operator \(n) options"),
-                customOptions: model.customOptions(of: op), threadCount: threadCount)
+                customOptions: model.customOptions(of: op), threadCount: threadCount,
+                weightArena: weightArena)
             guard let factory = OpRegistry.factory(for: code) else {
                 let kind = code.builtin == .custom ? "custom operator" : "operator"
                 throw RuntimeError("node \(n): \(kind) \(code.displayName) (version \(code.version)) is not supported")

@@ -90,6 +90,10 @@ final class QuantizedConvolutionKernel: OpKernel {
         activation = window.activation
         keepNumDims = window.keepNumDims
         quantizedBiasType = window.quantizedBiasType
+        weights.place(in: node.weightArena)
+        packedGemm.place(in: node.weightArena)
+        packedGemm8.place(in: node.weightArena)
+        depthwise8.place(in: node.weightArena)
     }
 
     func prepare(_ node: Node) throws {

@@ -15,6 +15,9 @@ final class QuantizedDepthwise8 {
     /// Whether `pack` succeeded for the current configuration.
     private(set) var isReady = false
 
+    /// Takes the packed filter and output stage from `arena` (see `ScratchBuffer.place(in:)`).
+    func place(in arena: WeightArena) { packed.place(in: arena) }
+
     /// Takes the geometry and output range of an 8-bit depthwise convolution with depth multiplier 1;
     /// false when no fast kernel runs on this CPU or for this shape.
     func configure(

@@ -12,6 +12,9 @@ final class QuantizedPackedWeights {
     private(set) var columns = 0
     private let storage = ScratchBuffer<Int16>(0)
 
+    /// Takes the packed weights from `arena` (see `ScratchBuffer.place(in:)`).
+    func place(in arena: WeightArena) { storage.place(in: arena) }
+
     var panels: Int { (columns + Self.nr - 1) / Self.nr }
     /// Int16 values of one panel.
     var panelStride: Int { taps * ((depth + 1) / 2) * 2 * Self.nr }

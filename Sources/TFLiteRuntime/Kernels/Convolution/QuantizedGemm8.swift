@@ -34,6 +34,12 @@ final class QuantizedPackedWeights8 {
     /// `Σ (w − zw)` per column over every k.
     private let sums = ScratchBuffer<Int32>(0)
 
+    /// Takes the packed bytes and sums from `arena` (see `ScratchBuffer.place(in:)`).
+    func place(in arena: WeightArena) {
+        storage.place(in: arena)
+        sums.place(in: arena)
+    }
+
     var groups: Int { (columns + Self.groupWidth - 1) / Self.groupWidth }
     var quads: Int { (depth + 3) / 4 }
     /// Bytes of one (full) column group.
