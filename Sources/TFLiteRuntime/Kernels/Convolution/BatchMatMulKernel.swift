@@ -106,7 +106,9 @@ final class BatchMatMulKernel: OpKernel {
         while packed.count < rhsBatches { packed.append(PackedWeights()) }
         packed.removeLast(packed.count - rhsBatches)
         let k = depth, n = columns, adjoint = adjointRight
+        let constant = FloatOperand.isReadableConstant(rhs)
         for (b, weights) in packed.enumerated() {
+            if constant { weights.place(in: node.weightArena) }
             let source = base + b * k * n
             if adjoint {
                 weights.pack(depth: k, columns: n, source: source, depthStride: 1) { $0 * k }

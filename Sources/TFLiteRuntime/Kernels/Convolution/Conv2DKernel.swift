@@ -82,7 +82,9 @@ final class Conv2DKernel: OpKernel {
         let groupOutput = outputChannels / groups
         while packed.count < groups { packed.append(PackedWeights()) }
         packed.removeLast(packed.count - groups)
+        let constant = FloatOperand.isReadableConstant(filter)
         for (group, weights) in packed.enumerated() {
+            if constant { weights.place(in: node.weightArena) }
             weights.pack(depth: depth, columns: groupOutput, source: w, depthStride: 1) { n in
                 (group * groupOutput + n) * depth
             }

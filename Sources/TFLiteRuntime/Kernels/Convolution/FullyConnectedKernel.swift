@@ -64,6 +64,7 @@ final class FullyConnectedKernel: OpKernel {
     private func pack(_ weights: RuntimeTensor, node: Node) throws {
         let w = try FloatOperand.base(weights, node: node, role: "weights")
         let inputSize = weights.dim(1)
+        if FloatOperand.isReadableConstant(weights) { packed.place(in: node.weightArena) }
         packed.pack(depth: inputSize, columns: weights.dim(0), source: w, depthStride: 1) { $0 * inputSize }
     }
 

@@ -11,19 +11,14 @@ final class PackedWeights {
     private(set) var depth = 0
     /// Columns of `B` (outputs).
     private(set) var columns = 0
-    private var storage: UnsafeMutablePointer<Float>
-    private var storageCapacity = 1
-    private var biasStorage: UnsafeMutablePointer<Float>
-    private var biasCapacity = 1
+    private let storage = ScratchBuffer<Float>(0)
+    private let biasStorage = ScratchBuffer<Float>(0)
 
-    init() {
-        storage = PackedWeights.allocate(1)
-        biasStorage = PackedWeights.allocate(1)
-    }
-
-    deinit {
-        storage.deallocate()
-        biasStorage.deallocate()
+    /// Takes the memory for constant weights from `arena` (see `ScratchBuffer.place(in:)`); weights
+    /// computed by the graph keep the heap.
+    func place(in arena: WeightArena) {
+        storage.place(in: arena)
+        biasStorage.place(in: arena)
     }
 
     var panels: Int { (columns + GemmMicrokernel.nr - 1) / GemmMicrokernel.nr }
@@ -32,10 +27,10 @@ final class PackedWeights {
     var panelStride: Int { depth * GemmMicrokernel.nr }
 
     /// The packed panels, `panels * panelStride` floats.
-    var data: UnsafePointer<Float> { UnsafePointer(storage) }
+    var data: UnsafePointer<Float> { UnsafePointer(storage.pointer) }
 
     /// The bias padded to `panels * nr` floats (zeros when the operator has no bias).
-    var bias: UnsafePointer<Float> { UnsafePointer(biasStorage) }
+    var bias: UnsafePointer<Float> { UnsafePointer(biasStorage.pointer) }
 
     /// Packs `B[k, n] = source[columnOffset(n) + k * depthStride]` for `k < depth`, `n < columns`.
     ///
@@ -46,8 +41,9 @@ final class PackedWeights {
         let nr = GemmMicrokernel.nr
         self.depth = depth
         self.columns = columns
-        let count = panels * panelStride
-        let dst = reserve(&storage, &storageCapacity, count)
+        // Every float of the panels is written below (padding columns as zeros).
+        storage.reserveUninitialized(max(1, panels * panelStride))
+        let dst = storage.pointer
         reserveBias(columns)
         withUnsafeTemporaryAllocation(of: Int.self, capacity: nr) { offsets in
             for p in 0..<panels {
@@ -76,27 +72,11 @@ final class PackedWeights {
         }
     }
 
+    /// Room for the bias padded to whole panels (`setBias` writes all of it).
     @discardableResult
     private func reserveBias(_ columns: Int) -> UnsafeMutablePointer<Float> {
         let padded = max(1, (columns + GemmMicrokernel.nr - 1) / GemmMicrokernel.nr * GemmMicrokernel.nr)
-        return reserve(&biasStorage, &biasCapacity, padded)
-    }
-
-    private func reserve(
-        _ pointer: inout UnsafeMutablePointer<Float>, _ capacity: inout Int, _ count: Int
-    ) -> UnsafeMutablePointer<Float> {
-        if capacity >= count { return pointer }
-        pointer.deallocate()
-        pointer = PackedWeights.allocate(count)
-        capacity = count
-        return pointer
-    }
-
-    /// Zeroed floats, 64-byte aligned so panels start on cache lines.
-    private static func allocate(_ count: Int) -> UnsafeMutablePointer<Float> {
-        let raw = UnsafeMutableRawPointer.allocate(byteCount: count * 4, alignment: 64)
-        let p = raw.bindMemory(to: Float.self, capacity: count)
-        p.initialize(repeating: 0, count: count)
-        return p
+        biasStorage.reserveUninitialized(padded)
+        return biasStorage.pointer
     }
 }

@@ -85,7 +85,7 @@ enum QuantizedOperand {
     }
 }
 
-/// A scratch buffer that grows and is reused across runs.
+/// A scratch buffer that grows and is reused across runs; its memory starts on a 64-byte boundary.
 ///
 /// Buffers that hold packed weights draw their memory from the subgraph's `WeightArena` (see
 /// `place(in:)`), where the first touch costs fewer page faults; the others use the heap.
@@ -97,9 +97,15 @@ final class ScratchBuffer<T> {
     private var ownsPointer = true
 
     init(_ initial: T) {
-        pointer = .allocate(capacity: 1)
+        pointer = Self.heapAllocate(1)
         pointer.initialize(to: initial)
         capacity = 1
+    }
+
+    /// 64-byte aligned, so that rows and panels start on cache lines.
+    private static func heapAllocate(_ count: Int) -> UnsafeMutablePointer<T> {
+        UnsafeMutableRawPointer.allocate(byteCount: count * MemoryLayout<T>.stride, alignment: max(64, MemoryLayout<T>.alignment))
+            .bindMemory(to: T.self, capacity: count)
     }
 
     deinit { if ownsPointer { pointer.deallocate() } }
@@ -117,7 +123,7 @@ final class ScratchBuffer<T> {
             pointer = raw.bindMemory(to: T.self, capacity: count)
             ownsPointer = false
         } else {
-            pointer = .allocate(capacity: count)
+            pointer = Self.heapAllocate(count)
             ownsPointer = true
         }
         capacity = count

@@ -156,6 +156,7 @@ final class TransposeConvKernel: OpKernel {
     private func pack(_ filter: RuntimeTensor, node: Node) throws {
         let w = try FloatOperand.base(filter, node: node, role: "filter")
         let outputs = filter.dim(0), taps = filter.dim(1) * filter.dim(2), channels = filter.dim(3)
+        if FloatOperand.isReadableConstant(filter) { packed.place(in: node.weightArena) }
         packed.pack(depth: channels, columns: taps * outputs, source: w, depthStride: 1) { n in
             ((n % outputs) * taps + n / outputs) * channels
         }
