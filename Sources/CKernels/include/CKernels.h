@@ -87,6 +87,33 @@ typedef struct {
     int flip;
 } omk_q8_im2col_params;
 
+/// Where a float CONV_2D reads: an NHWC input of `channels` floats per pixel at `input` (already
+/// offset to the group's first channel), `depth` channels per tap (the group's), the window and the
+/// padding before the first row / column (see WindowGeometry).
+typedef struct {
+    const float *input;
+    size_t input_height, input_width, channels, depth;
+    size_t output_height, output_width;
+    size_t filter_height, filter_width;
+    size_t stride_height, stride_width, dilation_height, dilation_width;
+    ptrdiff_t pad_top, pad_left;
+} omk_f32_window;
+
+/// Copies the windows of output pixels `first..<first + count` (batch-major) into rows of
+/// `filter_height * filter_width * depth` floats at `scratch` (`[ky][kx][channel]`, zeros for taps
+/// in the padding) and points `pointers[r]` at row `r`; rows `count..<mr` repeat the last row.
+void omk_f32_gather_rows(const omk_f32_window *g, size_t first, size_t count, size_t mr, float *scratch,
+                         const float **pointers);
+
+/// The same windows (`depth == channels`, dilation width 1) as `filter_height` taps of
+/// `filter_width * channels` floats each, read in place: `pointers[ky * mr + r]` points into the input
+/// where filter row `ky` of pixel `first + r` lies inside it, at `zero` (`filter_width * channels`
+/// zeros) where the row is above or below the image, and at a copy in `scratch` (row `r`, filter row
+/// `ky`, zeros for the padding) where it crosses the left or right edge. Rows `count..<mr` repeat
+/// the last row. The GEMM sums the same products in the same order as over `omk_f32_gather_rows`.
+void omk_f32_window_rows(const omk_f32_window *g, size_t first, size_t count, size_t mr, float *scratch,
+                         const float *zero, const float **pointers);
+
 /// Bytes of scratch that one `omk_q8_gemm_vnni` or `omk_q8_conv_vnni` call over at most `rows` rows
 /// of `depth` bytes needs (a block of rows copied or gathered at a time, plus 64 bytes of slack).
 size_t omk_q8_gemm_scratch_bytes(size_t depth, size_t rows);

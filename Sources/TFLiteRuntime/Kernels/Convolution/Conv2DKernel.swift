@@ -1,3 +1,4 @@
+import CKernels
 /// CONV_2D on float32 NHWC tensors, including grouped convolution.
 ///
 /// Inputs: input `[N, H, W, C]`, filter `[O, KH, KW, C / groups]`, optional bias `[O]`. Options
@@ -59,11 +60,13 @@ final class Conv2DKernel: OpKernel {
         geometry = g
         self.groups = groups
         self.outputChannels = outputChannels
-        if groupChannels > zeroRowCapacity {
+        // Zeros for a tap in the padding (one pixel's channels), or for a whole filter row.
+        let zeros = max(groupChannels, g.filterWidth * inputChannels)
+        if zeros > zeroRowCapacity {
             zeroRow.deallocate()
-            zeroRow = .allocate(capacity: groupChannels)
-            zeroRow.initialize(repeating: 0, count: groupChannels)
-            zeroRowCapacity = groupChannels
+            zeroRow = .allocate(capacity: zeros)
+            zeroRow.initialize(repeating: 0, count: zeros)
+            zeroRowCapacity = zeros
         }
         if FloatOperand.isReadableConstant(filter) {
             if packedShape != filter.shape || packed.count != groups {
@@ -116,6 +119,14 @@ final class Conv2DKernel: OpKernel {
             let groupInputBase = x + group * groupInput
             if pointwise {
                 gemm.run(threads: node.threadCount, rowPointers: IndirectGemm.denseRows(groupInputBase, stride: g.inputChannels))
+            } else if gather, groups == 1, g.dilationWidth == 1 {
+                // Each filter row is one run of the input: a tap of filterWidth * C floats read in place.
+                gemm.taps = g.filterHeight
+                gemm.depth = g.filterWidth * groupInput
+                gemm.scratchPerRow = g.taps * groupInput
+                gemm.run(
+                    threads: node.threadCount,
+                    rowPointers: Conv2DKernel.windowRows(g, input: groupInputBase, zero: UnsafePointer(zeroRow)))
             } else if gather {
                 gemm.taps = 1
                 gemm.depth = g.taps * groupInput
@@ -133,51 +144,39 @@ final class Conv2DKernel: OpKernel {
     static let gatherBelowChannels = 32
 
     /// Row pointers into per-thread scratch rows holding each output pixel's whole window
-    /// (`[ky][kx][depth]`, zeros for padding): a tile-sized im2col.
+    /// (`[ky][kx][depth]`, zeros for padding): a tile-sized im2col, copied in C (`omk_f32_gather_rows`).
     static func gatheredRows(_ g: WindowGeometry, input: UnsafePointer<Float>, depth: Int) -> IndirectGemm.RowPointers {
+        let window = omk_f32_window(
+            input: input, input_height: g.inputHeight, input_width: g.inputWidth, channels: g.inputChannels,
+            depth: depth, output_height: g.outputHeight, output_width: g.outputWidth, filter_height: g.filterHeight,
+            filter_width: g.filterWidth, stride_height: g.strideHeight, stride_width: g.strideWidth,
+            dilation_height: g.dilationHeight, dilation_width: g.dilationWidth, pad_top: g.padTop, pad_left: g.padLeft)
         let mr = GemmMicrokernel.mr
-        let pixelsPerImage = g.outputHeight * g.outputWidth
-        let imageStride = g.inputHeight * g.inputWidth * g.inputChannels
-        let rowLength = g.taps * depth
         return { first, count, pointers, scratch in
-            for r in 0..<mr {
-                guard r < count else {
-                    pointers[r] = pointers[count - 1]
-                    continue
+            withUnsafePointer(to: window) { w in
+                UnsafeMutableRawPointer(pointers).withMemoryRebound(to: UnsafePointer<Float>?.self, capacity: mr) { p in
+                    omk_f32_gather_rows(w, first, count, mr, scratch, p)
                 }
-                let row = scratch + r * rowLength
-                pointers[r] = UnsafePointer(row)
-                let p = first + r
-                let b = p / pixelsPerImage, rest = p % pixelsPerImage
-                let oy = rest / g.outputWidth, ox = rest % g.outputWidth
-                let image = input + b * imageStride
-                let iy0 = oy * g.strideHeight - g.padTop, ix0 = ox * g.strideWidth - g.padLeft
-                let columns = g.validFilterColumns(outputColumn: ox)
-                // Whole window row inside and undilated: the taps of one filter row are one run of memory
-                // only when the group spans all channels.
-                let contiguous = columns.count == g.filterWidth && g.dilationWidth == 1 && depth == g.inputChannels
-                var dst = row
-                for ky in 0..<g.filterHeight {
-                    let iy = iy0 + ky * g.dilationHeight
-                    guard iy >= 0, iy < g.inputHeight else {
-                        dst.update(repeating: 0, count: g.filterWidth * depth)
-                        dst += g.filterWidth * depth
-                        continue
-                    }
-                    let line = image + iy * g.inputWidth * g.inputChannels
-                    if contiguous {
-                        dst.update(from: line + ix0 * g.inputChannels, count: g.filterWidth * depth)
-                        dst += g.filterWidth * depth
-                        continue
-                    }
-                    for kx in 0..<g.filterWidth {
-                        if columns.contains(kx) {
-                            dst.update(from: line + (ix0 + kx * g.dilationWidth) * g.inputChannels, count: depth)
-                        } else {
-                            dst.update(repeating: 0, count: depth)
-                        }
-                        dst += depth
-                    }
+            }
+        }
+    }
+
+    /// Row pointers with one tap per filter row (`omk_f32_window_rows`): into the input where the row lies
+    /// inside it, else at zeros or a padded copy in the per-thread scratch.
+    static func windowRows(
+        _ g: WindowGeometry, input: UnsafePointer<Float>, zero: UnsafePointer<Float>
+    ) -> IndirectGemm.RowPointers {
+        let window = omk_f32_window(
+            input: input, input_height: g.inputHeight, input_width: g.inputWidth, channels: g.inputChannels,
+            depth: g.inputChannels, output_height: g.outputHeight, output_width: g.outputWidth,
+            filter_height: g.filterHeight, filter_width: g.filterWidth, stride_height: g.strideHeight,
+            stride_width: g.strideWidth, dilation_height: g.dilationHeight, dilation_width: g.dilationWidth,
+            pad_top: g.padTop, pad_left: g.padLeft)
+        let mr = GemmMicrokernel.mr, pointerCount = g.filterHeight * mr
+        return { first, count, pointers, scratch in
+            withUnsafePointer(to: window) { w in
+                UnsafeMutableRawPointer(pointers).withMemoryRebound(to: UnsafePointer<Float>?.self, capacity: pointerCount) {
+                    omk_f32_window_rows(w, first, count, mr, scratch, zero, $0)
                 }
             }
         }
