@@ -8,9 +8,9 @@
 #endif
 
 // Packing runs once per model load, over every weight of every CONV_2D / FULLY_CONNECTED layer, so
-// it is written to touch each destination byte once, in order: every 4-k slot of a column group is
-// one run of 4 bytes per column, and the padding (columns past the last, k past the depth) is
-// written as zeros in the same pass instead of clearing the buffer first.
+// it is written to touch each destination byte once: every 4-k slot of a column group is one run of
+// 4 bytes per column, and the padding (columns past the last, k past the depth) is written as zeros
+// in the same pass instead of clearing the buffer first.
 //
 // The 4 bytes of one column and one slot are a 32-bit word of the source row, so a block of 16
 // columns by 16 slots is a 16x16 transpose of words: with AVX-512, 16 row loads, 64 shuffles and

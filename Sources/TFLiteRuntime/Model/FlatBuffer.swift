@@ -37,7 +37,8 @@ struct FlatTable {
     }
 
     /// Throws unless `length` bytes at `offset` are inside `bytes`. `what` is only built for the error:
-    /// models have thousands of fields, and formatting a location for each was a third of the parse.
+    /// models have thousands of fields, and formatting a location string for every read showed up in
+    /// the profile of loading MobileNetV2.
     static func check(
         _ bytes: UnsafeRawBufferPointer, _ offset: Int, _ length: Int, _ what: @autoclosure () -> String
     ) throws {
