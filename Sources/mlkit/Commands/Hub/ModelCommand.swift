@@ -112,7 +112,7 @@ struct ModelListCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
-        try await reportingErrors {
+        try reportingErrors {
             let models = ModelManager(configuration: .init(hubURL: nil, cacheDirectory: cache.directory)).downloadedModels()
             if json {
                 struct Listing: Encodable { let models: [DownloadedModel] }
@@ -136,7 +136,7 @@ struct ModelPathCommand: AsyncParsableCommand {
     @OptionGroup var cache: CacheOption
 
     func run() async throws {
-        try await reportingErrors {
+        try reportingErrors {
             let manager = ModelManager(configuration: .init(hubURL: nil, cacheDirectory: cache.directory))
             print(try manager.latestModelFilePath(CustomRemoteModel(name: name)))
         }
@@ -151,7 +151,7 @@ struct ModelDeleteCommand: AsyncParsableCommand {
     @OptionGroup var cache: CacheOption
 
     func run() async throws {
-        try await reportingErrors {
+        try reportingErrors {
             let manager = ModelManager(configuration: .init(hubURL: nil, cacheDirectory: cache.directory))
             try manager.deleteDownloadedModel(CustomRemoteModel(name: name))
             print("deleted the downloaded \(name)")
