@@ -21,15 +21,34 @@ static inline void zero_floats(float *dst, size_t n) {
     for (size_t i = 0; i < n; i++) dst[i] = 0.0f;
 }
 
-/// Steps an output position (image, row, column) to the next pixel in batch-major order.
-static inline void next_pixel(const omk_f32_window *g, size_t *b, size_t *oy, size_t *ox) {
-    if (++*ox == g->output_width) {
-        *ox = 0;
-        if (++*oy == g->output_height) {
-            *oy = 0;
-            ++*b;
+/// An output pixel's position (image, row, column) and where its window starts in the input.
+typedef struct {
+    size_t b, oy, ox;
+} pixel_cursor;
+
+/// The cursor at pixel `p` (batch-major), by division; the next pixels are reached by stepping.
+static inline pixel_cursor cursor_at(const omk_f32_window *g, size_t p) {
+    const size_t pixels_per_image = g->output_height * g->output_width;
+    const pixel_cursor c = {p / pixels_per_image, p % pixels_per_image / g->output_width, p % g->output_width};
+    return c;
+}
+
+static inline void next_pixel(const omk_f32_window *g, pixel_cursor *c) {
+    if (++c->ox == g->output_width) {
+        c->ox = 0;
+        if (++c->oy == g->output_height) {
+            c->oy = 0;
+            ++c->b;
         }
     }
+}
+
+/// The cursor's image, and the input row and column of its window's top-left tap (may be negative).
+static inline const float *window_origin(const omk_f32_window *g, const pixel_cursor *c, ptrdiff_t *iy0,
+                                         ptrdiff_t *ix0) {
+    *iy0 = (ptrdiff_t)(c->oy * g->stride_height) - g->pad_top;
+    *ix0 = (ptrdiff_t)(c->ox * g->stride_width) - g->pad_left;
+    return g->input + c->b * g->input_height * g->input_width * g->channels;
 }
 
 // no_builtin: the compiler would otherwise turn the short loops above back into library calls.
@@ -38,21 +57,18 @@ void omk_f32_gather_rows(const omk_f32_window *g, size_t first, size_t count, si
                          const float **pointers) {
     const size_t depth = g->depth;
     const size_t row_length = g->filter_height * g->filter_width * depth;
-    const size_t pixels_per_image = g->output_height * g->output_width;
     const size_t line_stride = g->input_width * g->channels;
-    const size_t image_stride = g->input_height * line_stride;
     const size_t window_row = g->filter_width * depth;
-    size_t b = first / pixels_per_image, oy = first % pixels_per_image / g->output_width, ox = first % g->output_width;
-    for (size_t r = 0; r < mr; r++, next_pixel(g, &b, &oy, &ox)) {
+    pixel_cursor cursor = cursor_at(g, first);
+    for (size_t r = 0; r < mr; r++, next_pixel(g, &cursor)) {
         if (r >= count) {
             pointers[r] = pointers[count - 1];
             continue;
         }
         float *dst = scratch + r * row_length;
         pointers[r] = dst;
-        const float *image = g->input + b * image_stride;
-        const ptrdiff_t iy0 = (ptrdiff_t)(oy * g->stride_height) - g->pad_top;
-        const ptrdiff_t ix0 = (ptrdiff_t)(ox * g->stride_width) - g->pad_left;
+        ptrdiff_t iy0, ix0;
+        const float *image = window_origin(g, &cursor, &iy0, &ix0);
         // The whole window row inside the image, undilated, over every channel: one run of memory.
         const ptrdiff_t last_x = ix0 + (ptrdiff_t)((g->filter_width - 1) * g->dilation_width);
         const int contiguous = ix0 >= 0 && last_x < (ptrdiff_t)g->input_width && g->dilation_width == 1 &&
@@ -89,19 +105,15 @@ void omk_f32_window_rows(const omk_f32_window *g, size_t first, size_t count, si
     const size_t channels = g->channels;
     const size_t window_row = g->filter_width * channels;
     const size_t row_length = g->filter_height * window_row;
-    const size_t pixels_per_image = g->output_height * g->output_width;
     const size_t line_stride = g->input_width * channels;
-    const size_t image_stride = g->input_height * line_stride;
-    // The first pixel's position by division, the next ones by stepping.
-    size_t b = first / pixels_per_image, oy = first % pixels_per_image / g->output_width, ox = first % g->output_width;
-    for (size_t r = 0; r < mr; r++, next_pixel(g, &b, &oy, &ox)) {
+    pixel_cursor cursor = cursor_at(g, first);
+    for (size_t r = 0; r < mr; r++, next_pixel(g, &cursor)) {
         if (r >= count) {
             for (size_t ky = 0; ky < g->filter_height; ky++) pointers[ky * mr + r] = pointers[ky * mr + count - 1];
             continue;
         }
-        const float *image = g->input + b * image_stride;
-        const ptrdiff_t iy0 = (ptrdiff_t)(oy * g->stride_height) - g->pad_top;
-        const ptrdiff_t ix0 = (ptrdiff_t)(ox * g->stride_width) - g->pad_left;
+        ptrdiff_t iy0, ix0;
+        const float *image = window_origin(g, &cursor, &iy0, &ix0);
         const int inside = ix0 >= 0 && ix0 + (ptrdiff_t)g->filter_width <= (ptrdiff_t)g->input_width;
         for (size_t ky = 0; ky < g->filter_height; ky++) {
             const ptrdiff_t iy = iy0 + (ptrdiff_t)(ky * g->dilation_height);

@@ -40,7 +40,6 @@ final class WeightArena {
     private var remaining = 0
     /// The end of the current chunk's populated pages.
     private var populatedEnd = 0
-    private var currentIsMapped = false
     /// Bytes the first chunk is made for (the caller's estimate of everything packed).
     private var firstChunkBytes: Int
 
@@ -76,7 +75,6 @@ final class WeightArena {
             cursor = chunk.base
             remaining = chunk.size
             populatedEnd = Int(bitPattern: chunk.base)
-            currentIsMapped = chunk.mapped
             padding = 0
         }
         let start = cursor! + padding
@@ -89,7 +87,7 @@ final class WeightArena {
     /// Brings in the current chunk's pages up to `end` (rounded up to a page).
     private func populate(upTo end: Int) {
         #if os(Linux)
-        guard currentIsMapped else { return }
+        guard chunks.last?.mapped == true else { return }
         let pageEnd = Self.roundUp(end, to: 4096)
         guard pageEnd > populatedEnd, let from = UnsafeMutableRawPointer(bitPattern: populatedEnd) else { return }
         // Advice only: before Linux 5.14 this fails and the pages fault in as they are written.

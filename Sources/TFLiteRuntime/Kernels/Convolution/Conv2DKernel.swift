@@ -143,14 +143,19 @@ final class Conv2DKernel: OpKernel {
     /// Channels per group below which tiles are gathered into contiguous rows (see `eval`).
     static let gatherBelowChannels = 32
 
-    /// Row pointers into per-thread scratch rows holding each output pixel's whole window
-    /// (`[ky][kx][depth]`, zeros for padding): a tile-sized im2col, copied in C (`omk_f32_gather_rows`).
-    static func gatheredRows(_ g: WindowGeometry, input: UnsafePointer<Float>, depth: Int) -> IndirectGemm.RowPointers {
-        let window = omk_f32_window(
+    /// The window geometry as the C gatherers read it; `input` is offset to the group's first channel.
+    private static func window(_ g: WindowGeometry, input: UnsafePointer<Float>, depth: Int) -> omk_f32_window {
+        omk_f32_window(
             input: input, input_height: g.inputHeight, input_width: g.inputWidth, channels: g.inputChannels,
             depth: depth, output_height: g.outputHeight, output_width: g.outputWidth, filter_height: g.filterHeight,
             filter_width: g.filterWidth, stride_height: g.strideHeight, stride_width: g.strideWidth,
             dilation_height: g.dilationHeight, dilation_width: g.dilationWidth, pad_top: g.padTop, pad_left: g.padLeft)
+    }
+
+    /// Row pointers into per-thread scratch rows holding each output pixel's whole window
+    /// (`[ky][kx][depth]`, zeros for padding): a tile-sized im2col, copied in C (`omk_f32_gather_rows`).
+    static func gatheredRows(_ g: WindowGeometry, input: UnsafePointer<Float>, depth: Int) -> IndirectGemm.RowPointers {
+        let window = Conv2DKernel.window(g, input: input, depth: depth)
         let mr = GemmMicrokernel.mr
         return { first, count, pointers, scratch in
             withUnsafePointer(to: window) { w in
@@ -166,12 +171,7 @@ final class Conv2DKernel: OpKernel {
     static func windowRows(
         _ g: WindowGeometry, input: UnsafePointer<Float>, zero: UnsafePointer<Float>
     ) -> IndirectGemm.RowPointers {
-        let window = omk_f32_window(
-            input: input, input_height: g.inputHeight, input_width: g.inputWidth, channels: g.inputChannels,
-            depth: g.inputChannels, output_height: g.outputHeight, output_width: g.outputWidth,
-            filter_height: g.filterHeight, filter_width: g.filterWidth, stride_height: g.strideHeight,
-            stride_width: g.strideWidth, dilation_height: g.dilationHeight, dilation_width: g.dilationWidth,
-            pad_top: g.padTop, pad_left: g.padLeft)
+        let window = Conv2DKernel.window(g, input: input, depth: g.inputChannels)
         let mr = GemmMicrokernel.mr, pointerCount = g.filterHeight * mr
         return { first, count, pointers, scratch in
             withUnsafePointer(to: window) { w in
