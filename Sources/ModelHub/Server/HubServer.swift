@@ -128,11 +128,13 @@ public struct HubServer: Sendable {
 
     private func download(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         try requireAppKey(request)
-        let (_, version) = try await existingVersion(context)
-        guard let key = try await catalog.blobKey(name: version.name, version: version.version) else {
-            throw HubError.notFound("model '\(version.name)' has no version \(version.version)")
+        let name = try validName(context)
+        let number = try versionNumber(context)
+        guard let stored = try await catalog.storedVersion(name: name, version: number) else {
+            throw HubError.notFound("model '\(name)' has no version \(number)")
         }
-        let url = try blobs.fileURL(forKey: key)
+        let version = stored.version
+        let url = try blobs.fileURL(forKey: stored.blobKey)
         let size = version.size
         var headers: HTTPFields = [.eTag: version.entityTag, .acceptRanges: "bytes"]
         if matches(request.headers[.ifNoneMatch], version.entityTag) {
@@ -209,7 +211,7 @@ public struct HubServer: Sendable {
             let key = try blobs.commit(upload)
             do {
                 let version = try await catalog.addVersion(
-                    name: name, size: size, sha256: digest, blobKey: key, publishedAt: Date())
+                    NewModelVersion(name: name, size: size, sha256: digest, blobKey: key, publishedAt: Date()))
                 return try json(version, status: .created, etag: version.entityTag)
             } catch {
                 blobs.delete(key: key)
@@ -259,12 +261,17 @@ public struct HubServer: Sendable {
 
     private func existingVersion(_ context: BasicRequestContext) async throws -> (HubModel, HubModelVersion) {
         let model = try await existingModel(context)
-        let text = context.parameters.get("version") ?? ""
-        guard let number = Int(text), number > 0 else { throw HubError.badRequest("'\(text)' is not a version number") }
+        let number = try versionNumber(context)
         guard let version = model.versions.first(where: { $0.version == number }) else {
             throw HubError.notFound("model '\(model.name)' has no version \(number)")
         }
         return (model, version)
+    }
+
+    private func versionNumber(_ context: BasicRequestContext) throws -> Int {
+        let text = context.parameters.get("version") ?? ""
+        guard let number = Int(text), number > 0 else { throw HubError.badRequest("'\(text)' is not a version number") }
+        return number
     }
 
     private func requireAdmin(_ request: Request) throws {

@@ -1,27 +1,86 @@
 import Foundation
 import OpenMLKit
 
+/// A version to record: everything but its number, which the catalogue assigns.
+public struct NewModelVersion: Sendable, Equatable {
+    /// The model's name (created on its first publish).
+    public var name: String
+    /// The file's size in bytes.
+    public var size: Int64
+    /// The file's SHA-256, lowercase hex.
+    public var sha256: String
+    /// The publisher's signature (base64), if the upload was signed.
+    public var signature: String?
+    /// The committed blob holding the file.
+    public var blobKey: String
+    /// When it was published.
+    public var publishedAt: Date
+
+    /// A version to record.
+    public init(name: String, size: Int64, sha256: String, signature: String? = nil, blobKey: String, publishedAt: Date) {
+        self.name = name
+        self.size = size
+        self.sha256 = sha256
+        self.signature = signature
+        self.blobKey = blobKey
+        self.publishedAt = publishedAt
+    }
+}
+
+/// One version together with the blob that holds it, read in one query so that a download never
+/// pairs a version with another version's (or a deleted) blob.
+public struct StoredModelVersion: Sendable, Equatable {
+    /// The version's descriptor.
+    public var version: HubModelVersion
+    /// Its blob.
+    public var blobKey: String
+
+    /// A stored version.
+    public init(version: HubModelVersion, blobKey: String) {
+        self.version = version
+        self.blobKey = blobKey
+    }
+}
+
+/// Identifies one version for download counting.
+public struct ModelVersionKey: Hashable, Sendable {
+    /// The model's name.
+    public var name: String
+    /// The version number.
+    public var version: Int
+
+    /// A key.
+    public init(name: String, version: Int) {
+        self.name = name
+        self.version = version
+    }
+}
+
 /// The hub's catalogue: which models exist, their versions and their rollouts.
 ///
-/// The embedded default is ``SQLiteModelCatalog``; a larger deployment can put the catalogue in
-/// PostgreSQL by implementing this protocol. Implementations must be safe to call concurrently
-/// and must number versions without gaps or duplicates under concurrent publishes.
+/// The embedded default is ``SQLiteModelCatalog``; several hub processes share one
+/// ``PostgresModelCatalog``. Implementations must be safe to call concurrently, also from several
+/// processes at once where the store allows it, and must number versions without gaps or
+/// duplicates under concurrent publishes.
 public protocol ModelCatalog: Sendable {
-    /// Every model, sorted by name.
+    /// Every model, sorted by name, each version with its download count.
     func models() async throws -> [HubModel]
-    /// One model, or nil when there is none by that name.
+    /// One model with its versions (and their download counts), or nil when there is none.
     func model(named name: String) async throws -> HubModel?
-    /// The blob key of one version, or nil when there is no such version.
-    func blobKey(name: String, version: Int) async throws -> String?
+    /// One version and its blob key, or nil when there is no such version.
+    func storedVersion(name: String, version: Int) async throws -> StoredModelVersion?
     /// Records a new version (creating the model on its first publish) and returns it with the
     /// next version number.
-    func addVersion(name: String, size: Int64, sha256: String, blobKey: String, publishedAt: Date) async throws
-        -> HubModelVersion
+    func addVersion(_ new: NewModelVersion) async throws -> HubModelVersion
     /// Removes a model and all its versions; returns the blob keys that are no longer referenced,
     /// or nil when there was no such model.
     func deleteModel(named name: String) async throws -> [String]?
     /// Replaces a model's rollout; false when there is no such model.
     func setRollout(_ rollout: HubRollout, for name: String) async throws -> Bool
+    /// Every blob key a version references (for removing orphaned blobs).
+    func referencedBlobKeys() async throws -> Set<String>
+    /// Adds completed downloads to the versions' counts; versions that no longer exist are skipped.
+    func addDownloads(_ counts: [ModelVersionKey: Int]) async throws
 }
 
 /// Where the hub keeps model files.

@@ -30,6 +30,12 @@ public final class SQLiteModelCatalog: ModelCatalog {
                     t.primaryKey(["name", "version"])
                 }
             }
+            migrator.registerMigration("v2: signatures and download counts") { db in
+                try db.alter(table: "version") { t in
+                    t.add(column: "signature", .text)
+                    t.add(column: "downloads", .integer).notNull().defaults(to: 0)
+                }
+            }
             try migrator.migrate(database)
         } catch {
             throw HubStorageError.database("cannot open \(path): \(error)")
@@ -47,27 +53,49 @@ public final class SQLiteModelCatalog: ModelCatalog {
         try await read { db in try Self.load(db, name: name) }
     }
 
-    public func blobKey(name: String, version: Int) async throws -> String? {
+    public func storedVersion(name: String, version: Int) async throws -> StoredModelVersion? {
         try await read { db in
-            try String.fetchOne(
-                db, sql: "SELECT blobKey FROM version WHERE name = ? AND version = ?", arguments: [name, version])
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT \(Self.versionColumns), blobKey FROM version WHERE name = ? AND version = ?",
+                    arguments: [name, version])
+            else { return nil }
+            return StoredModelVersion(version: Self.version(row, name: name), blobKey: row["blobKey"])
         }
     }
 
-    public func addVersion(name: String, size: Int64, sha256: String, blobKey: String, publishedAt: Date) async throws
-        -> HubModelVersion
-    {
+    public func addVersion(_ new: NewModelVersion) async throws -> HubModelVersion {
         let rollout = try String(decoding: HubJSON.encoder().encode(HubRollout()), as: UTF8.self)
         return try await write { db in
             try db.execute(
                 sql: "INSERT OR IGNORE INTO model (name, rollout, createdAt) VALUES (?, ?, ?)",
-                arguments: [name, rollout, publishedAt])
-            let last = try Int.fetchOne(db, sql: "SELECT MAX(version) FROM version WHERE name = ?", arguments: [name])
+                arguments: [new.name, rollout, new.publishedAt])
+            let last = try Int.fetchOne(db, sql: "SELECT MAX(version) FROM version WHERE name = ?", arguments: [new.name])
             let version = (last ?? 0) + 1
             try db.execute(
-                sql: "INSERT INTO version (name, version, size, sha256, blobKey, publishedAt) VALUES (?, ?, ?, ?, ?, ?)",
-                arguments: [name, version, size, sha256, blobKey, publishedAt])
-            return HubModelVersion(name: name, version: version, size: size, sha256: sha256, publishedAt: publishedAt)
+                sql: """
+                    INSERT INTO version (name, version, size, sha256, signature, blobKey, publishedAt)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [new.name, version, new.size, new.sha256, new.signature, new.blobKey, new.publishedAt])
+            return HubModelVersion(
+                name: new.name, version: version, size: new.size, sha256: new.sha256, publishedAt: new.publishedAt,
+                signature: new.signature)
+        }
+    }
+
+    public func referencedBlobKeys() async throws -> Set<String> {
+        try await read { db in Set(try String.fetchAll(db, sql: "SELECT blobKey FROM version")) }
+    }
+
+    public func addDownloads(_ counts: [ModelVersionKey: Int]) async throws {
+        guard !counts.isEmpty else { return }
+        try await write { db in
+            for (key, count) in counts {
+                try db.execute(
+                    sql: "UPDATE version SET downloads = downloads + ? WHERE name = ? AND version = ?",
+                    arguments: [count, key.name, key.version])
+            }
         }
     }
 
@@ -98,14 +126,17 @@ public final class SQLiteModelCatalog: ModelCatalog {
         let rolloutJSON: String = row["rollout"]
         let rollout = (try? HubJSON.decoder().decode(HubRollout.self, from: Data(rolloutJSON.utf8))) ?? HubRollout()
         let versions = try Row.fetchAll(
-            db, sql: "SELECT version, size, sha256, publishedAt FROM version WHERE name = ? ORDER BY version",
-            arguments: [name]
-        ).map { row in
-            HubModelVersion(
-                name: name, version: row["version"], size: row["size"], sha256: row["sha256"],
-                publishedAt: row["publishedAt"])
-        }
+            db, sql: "SELECT \(versionColumns) FROM version WHERE name = ? ORDER BY version", arguments: [name]
+        ).map { version($0, name: name) }
         return HubModel(name: name, versions: versions, rollout: rollout)
+    }
+
+    private static let versionColumns = "version, size, sha256, signature, downloads, publishedAt"
+
+    private static func version(_ row: Row, name: String) -> HubModelVersion {
+        HubModelVersion(
+            name: name, version: row["version"], size: row["size"], sha256: row["sha256"], publishedAt: row["publishedAt"],
+            signature: row["signature"], downloads: row["downloads"])
     }
 
     private func read<T: Sendable>(_ body: @Sendable @escaping (Database) throws -> T) async throws -> T {

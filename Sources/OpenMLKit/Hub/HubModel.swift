@@ -15,14 +15,25 @@ public struct HubModelVersion: Codable, Sendable, Equatable, Hashable {
     public var sha256: String
     /// When the version was published.
     public var publishedAt: Date
+    /// The publisher's Ed25519 signature of ``ModelSignature/message(name:sha256:)``, base64; nil
+    /// for an unsigned version.
+    public var signature: String?
+    /// How many complete downloads the hub has counted (only in answers to the admin token; nil
+    /// elsewhere). Counts are written in batches, so they may lag a few seconds.
+    public var downloads: Int?
 
     /// A version descriptor.
-    public init(name: String, version: Int, size: Int64, sha256: String, publishedAt: Date) {
+    public init(
+        name: String, version: Int, size: Int64, sha256: String, publishedAt: Date, signature: String? = nil,
+        downloads: Int? = nil
+    ) {
         self.name = name
         self.version = version
         self.size = size
         self.sha256 = sha256
         self.publishedAt = publishedAt
+        self.signature = signature
+        self.downloads = downloads
     }
 
     /// The value of the `ETag` header for this version's bytes.
