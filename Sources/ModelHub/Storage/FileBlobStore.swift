@@ -1,39 +1,71 @@
 import Foundation
 
-/// Blobs as files in a directory: `blobs/<uuid>` for stored files, `staging/` for uploads in
-/// progress (emptied when the store opens, so uploads cut off by a crash leave nothing behind).
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Blobs as files in a directory: `<blobs>/<uuid>` for stored files, and a staging directory for
+/// uploads in progress that belongs to one hub process (emptied when the store opens, so uploads
+/// cut off by a crash leave nothing behind).
+///
+/// Several hub processes may share one blob directory, each with its own staging directory on
+/// the same file system (a commit is a `rename`). A blob is flushed to disk, and so is the
+/// directory entry that names it, before ``commit(_:)`` returns: the catalogue never refers to a
+/// blob that a power cut could lose.
 public struct FileBlobStore: BlobStore {
-    /// The store's root directory.
-    public let root: URL
+    /// Where stored blobs live.
+    public let blobsDirectory: URL
+    /// Where this process's uploads in progress live.
+    public let stagingDirectory: URL
 
-    private var blobs: URL { root.appendingPathComponent("blobs", isDirectory: true) }
-    private var staging: URL { root.appendingPathComponent("staging", isDirectory: true) }
-
-    /// Opens (creating if needed) a store under `root`.
-    public init(root: URL) throws {
-        self.root = root
+    /// Opens a store over `blobs` (shared, created if needed) with this process's `staging`
+    /// directory (emptied). The caller must own `staging` exclusively (the hub holds the data
+    /// directory's lock).
+    ///
+    /// - Throws: ``HubStartupError/blobDirectoryUnusable(_:)`` when the directories cannot be made
+    ///   or are on different file systems.
+    public init(blobs: URL, staging: URL) throws {
+        self.blobsDirectory = blobs
+        self.stagingDirectory = staging
         let fm = FileManager.default
         do {
-            try fm.createDirectory(at: root.appendingPathComponent("blobs"), withIntermediateDirectories: true)
-            let staging = root.appendingPathComponent("staging")
+            try fm.createDirectory(at: blobs, withIntermediateDirectories: true)
             if fm.fileExists(atPath: staging.path) { try fm.removeItem(at: staging) }
             try fm.createDirectory(at: staging, withIntermediateDirectories: true)
         } catch {
-            throw HubStorageError.io("cannot prepare \(root.path): \(error.localizedDescription)")
+            throw HubStartupError.blobDirectoryUnusable(error.localizedDescription)
+        }
+        var a = stat(), b = stat()
+        guard stat(blobs.path, &a) == 0, stat(staging.path, &b) == 0, a.st_dev == b.st_dev else {
+            throw HubStartupError.blobDirectoryUnusable(
+                "the blob directory must be on the same file system as the data directory's staging area")
         }
     }
 
+    /// The single-process layout: `root/blobs` and `root/staging`.
+    public init(root: URL) throws {
+        try self.init(blobs: root.appendingPathComponent("blobs"), staging: root.appendingPathComponent("staging"))
+    }
+
     public func beginUpload() throws -> BlobUpload {
-        try BlobUpload(url: staging.appendingPathComponent(UUID().uuidString.lowercased()))
+        try BlobUpload(url: stagingDirectory.appendingPathComponent(UUID().uuidString.lowercased()))
     }
 
     public func commit(_ upload: BlobUpload) throws -> String {
-        try upload.close()
         let key = upload.url.lastPathComponent
         do {
-            try FileManager.default.moveItem(at: upload.url, to: blobs.appendingPathComponent(key))
+            try upload.synchronizeAndClose()
+            // A fresh modification time: the reconciler's grace period counts from the commit.
+            _ = utimes(upload.url.path, nil)
+            try FileManager.default.moveItem(at: upload.url, to: blobsDirectory.appendingPathComponent(key))
+            try Self.synchronizeDirectory(blobsDirectory)
         } catch {
             upload.discard()
+            try? FileManager.default.removeItem(at: blobsDirectory.appendingPathComponent(key))
             throw HubStorageError.io("cannot store the upload: \(error.localizedDescription)")
         }
         return key
@@ -42,11 +74,34 @@ public struct FileBlobStore: BlobStore {
     public func fileURL(forKey key: String) throws -> URL {
         // Keys are UUIDs this store made; anything else is refused rather than joined into a path.
         guard UUID(uuidString: key) != nil else { throw HubStorageError.io("invalid blob key '\(key)'") }
-        return blobs.appendingPathComponent(key)
+        return blobsDirectory.appendingPathComponent(key)
     }
 
     public func delete(key: String) {
         guard let url = try? fileURL(forKey: key) else { return }
         try? FileManager.default.removeItem(at: url)
+    }
+
+    public func keys(modifiedBefore date: Date) throws -> [String] {
+        let fm = FileManager.default
+        let names: [String]
+        do { names = try fm.contentsOfDirectory(atPath: blobsDirectory.path) } catch {
+            throw HubStorageError.io("cannot list the blob directory: \(error.localizedDescription)")
+        }
+        return names.filter { name in
+            guard UUID(uuidString: name) != nil,
+                let attributes = try? fm.attributesOfItem(atPath: blobsDirectory.appendingPathComponent(name).path),
+                let modified = attributes[.modificationDate] as? Date
+            else { return false }
+            return modified < date
+        }
+    }
+
+    /// fsync on a directory: makes a rename into it durable.
+    static func synchronizeDirectory(_ directory: URL) throws {
+        let fd = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw HubStorageError.io("cannot open a directory to flush it") }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw HubStorageError.io("cannot flush a directory: \(String(cString: strerror(errno)))") }
     }
 }

@@ -85,7 +85,8 @@ public protocol ModelCatalog: Sendable {
 
 /// Where the hub keeps model files.
 ///
-/// The embedded default is ``FileBlobStore`` (a directory); an object store can replace it.
+/// The embedded default is ``FileBlobStore`` (a directory, which several replicas may share); an
+/// object store can replace it (see docs/HUB.md, "Other blob stores").
 /// Uploads go to a staging area first and become visible only through ``commit(_:)``, so a
 /// half-received upload never becomes a blob.
 public protocol BlobStore: Sendable {
@@ -97,6 +98,10 @@ public protocol BlobStore: Sendable {
     func fileURL(forKey key: String) throws -> URL
     /// Removes a blob; missing blobs are ignored.
     func delete(key: String)
+    /// The keys of stored blobs last modified (committed) before `date`: candidates for removal
+    /// when no catalogue row references them. A blob committed within the grace period may be
+    /// about to be referenced by another replica's catalogue write, so it is never listed.
+    func keys(modifiedBefore date: Date) throws -> [String]
 }
 
 /// A file being uploaded to a ``BlobStore``: written in pieces, then committed or discarded.
@@ -106,7 +111,7 @@ public final class BlobUpload: @unchecked Sendable {
     private let handle: FileHandle
     private(set) var isClosed = false
 
-    init(url: URL) throws {
+    public init(url: URL) throws {
         guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
             throw HubStorageError.io("cannot create the staging file \(url.path)")
         }
@@ -118,6 +123,13 @@ public final class BlobUpload: @unchecked Sendable {
     public func write(_ bytes: UnsafeRawBufferPointer) throws {
         guard !bytes.isEmpty else { return }
         try handle.write(contentsOf: Data(bytes))
+    }
+
+    /// Flushes the staging file to disk and closes it.
+    public func synchronizeAndClose() throws {
+        guard !isClosed else { return }
+        try handle.synchronize()
+        try close()
     }
 
     /// Closes the staging file (before commit).

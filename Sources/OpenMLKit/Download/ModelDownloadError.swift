@@ -30,6 +30,17 @@ public enum ModelDownloadError: Error, Equatable, Sendable {
     case notDownloaded(String)
     /// The hub's answer could not be understood.
     case invalidResponse(String)
+    /// The hub did not answer completely in time, or sent too slowly; a partial download is kept.
+    case timedOut(String)
+    /// The hub redirected a request that may not be redirected there (credentials to another
+    /// origin, or any redirect of a request that changes the hub).
+    case redirectRefused(String)
+    /// The hub sent, or announced, more bytes than it described; the transfer was stopped.
+    case oversizedAnswer(String)
+    /// Signatures are required (trusted keys are configured) and this model's version has none.
+    case signatureMissing(String)
+    /// The model's signature is not valid for its name and SHA-256 under any trusted key.
+    case signatureInvalid(String)
 }
 
 extension ModelDownloadError: LocalizedError {
@@ -54,6 +65,13 @@ extension ModelDownloadError: LocalizedError {
         case .cancelled: return "the download was cancelled"
         case .notDownloaded(let name): return "the remote model '\(name)' has not been downloaded"
         case .invalidResponse(let message): return "unexpected answer from the model hub: \(message)"
+        case .timedOut(let message): return "the model hub timed out: \(message)"
+        case .redirectRefused(let message): return "refused a redirect: \(message)"
+        case .oversizedAnswer(let message): return "the model hub sent too much: \(message)"
+        case .signatureMissing(let name):
+            return "'\(name)' is not signed, and this app only installs models signed by a trusted key; kept the previous model"
+        case .signatureInvalid(let name):
+            return "'\(name)' has a signature that no trusted key made for this name and SHA-256; kept the previous model"
         }
     }
 }

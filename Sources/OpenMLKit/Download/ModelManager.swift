@@ -1,4 +1,8 @@
 import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import TFLiteRuntime
 
 /// Downloads, verifies, caches and updates hosted models (ML Kit's `ModelManager`).
@@ -31,17 +35,33 @@ public final class ModelManager: @unchecked Sendable {
         public var userGroups: [String]
         /// Tells metered from unmetered networks (see ``ModelDownloadConditions``).
         public var networkMonitor: any NetworkMonitor
+        /// Deadline and minimum rate of a model file's transfer (default: one hour, 1 KiB/s over
+        /// every 20 s); a transfer that breaks either fails with ``ModelDownloadError/timedOut(_:)``
+        /// and keeps its partial file for resuming.
+        public var downloadLimits: HubTransferLimits
+        /// Deadline of the hub's answers about versions (default 30 s).
+        public var requestLimits: HubTransferLimits
+        /// When not empty, only models whose version carries a valid signature by one of these keys
+        /// are installed (see ``ModelSignature``); others fail with
+        /// ``ModelDownloadError/signatureMissing(_:)`` or ``ModelDownloadError/signatureInvalid(_:)``
+        /// before any byte is downloaded, and the installed model stays.
+        public var trustedSigningKeys: [ModelSigningPublicKey]
 
         /// A configuration.
         public init(
             hubURL: URL?, appKey: String? = nil, cacheDirectory: URL = Configuration.defaultCacheDirectory,
-            userGroups: [String] = [], networkMonitor: any NetworkMonitor = SystemNetworkMonitor()
+            userGroups: [String] = [], networkMonitor: any NetworkMonitor = SystemNetworkMonitor(),
+            downloadLimits: HubTransferLimits = .download, requestLimits: HubTransferLimits = .metadata,
+            trustedSigningKeys: [ModelSigningPublicKey] = []
         ) {
             self.hubURL = hubURL
             self.appKey = appKey
             self.cacheDirectory = cacheDirectory
             self.userGroups = userGroups
             self.networkMonitor = networkMonitor
+            self.downloadLimits = downloadLimits
+            self.requestLimits = requestLimits
+            self.trustedSigningKeys = trustedSigningKeys
         }
 
         /// `OPENMLKIT_CACHE_DIR`, else the user's cache directory + `openmlkit/models`
@@ -140,6 +160,7 @@ public final class ModelManager: @unchecked Sendable {
 
     /// The installed model file of `remoteModel`; throws ``ModelDownloadError/notDownloaded(_:)``.
     public func latestModelFilePath(_ remoteModel: RemoteModel) throws -> String {
+        _ = try store.directory(for: remoteModel.name)
         guard let model = store.installed(remoteModel.name) else { throw ModelDownloadError.notDownloaded(remoteModel.name) }
         return model.path
     }
@@ -237,7 +258,7 @@ public final class ModelManager: @unchecked Sendable {
         guard let hubURL = configuration.hubURL else { throw ModelDownloadError.hubNotConfigured }
         try checkConditions(conditions, configuration)
         let store = ModelStore(root: configuration.cacheDirectory)
-        let client = ModelHubClient(baseURL: hubURL, appKey: configuration.appKey)
+        let client = ModelHubClient(baseURL: hubURL, appKey: configuration.appKey, limits: configuration.requestLimits)
         let installed = store.installed(name)
         let answer = try await client.latestVersion(
             of: name, installationID: try store.installationID(), groups: configuration.userGroups,
@@ -257,9 +278,16 @@ public final class ModelManager: @unchecked Sendable {
             }
             version = latest
         }
-        guard version.name == name, version.size >= 0 else {
-            throw ModelDownloadError.invalidResponse("the hub described '\(version.name)' for '\(name)'")
+        guard version.name == name else {
+            throw ModelDownloadError.invalidResponse("asked for '\(name)', the hub described a model named '\(version.name)'")
         }
+        guard version.size > 0 else {
+            throw ModelDownloadError.invalidResponse("the hub gave '\(name)' v\(version.version) an impossible size of \(version.size) bytes")
+        }
+        guard version.sha256.count == 64, version.sha256.allSatisfy(\.isHexDigit) else {
+            throw ModelDownloadError.invalidResponse("the hub gave '\(name)' v\(version.version) a malformed SHA-256")
+        }
+        try ModelSignature.verify(version, keys: configuration.trustedSigningKeys)
         var offset = store.resumableBytes(for: version) ?? -1
         if offset < 0 {
             try store.beginPartial(version)
@@ -269,12 +297,27 @@ public final class ModelManager: @unchecked Sendable {
         progress.completedUnitCount = offset
         if offset < version.size {
             try Task.checkCancellation()
-            let download = RangeDownload(
-                request: client.downloadRequest(for: version, from: offset), partialURL: store.partialFile(for: name),
-                offset: offset, progress: progress)
-            try await download.run(priority: conditions.allowsBackgroundDownloading ? 0.25 : 0.75)
+            let transfer = HubTransfer(
+                request: client.downloadRequest(for: version, from: offset),
+                sink: .file(url: try store.partialFile(for: name), offset: offset, expectedTotal: version.size, progress: progress),
+                limits: configuration.downloadLimits, redirects: .sameOriginWithCredentials)
+            let response: HTTPURLResponse
+            let body: Data
+            do {
+                (body, response) = try await transfer.run(priority: conditions.allowsBackgroundDownloading ? 0.25 : 0.75)
+            } catch ModelDownloadError.oversizedAnswer(let message) {
+                // More bytes than the version has cannot become right by resuming.
+                store.discardPartial(name)
+                throw ModelDownloadError.oversizedAnswer(message)
+            }
+            guard response.statusCode == 200 || response.statusCode == 206 else {
+                if (300..<400).contains(response.statusCode) {
+                    throw ModelDownloadError.redirectRefused("the hub answered \(response.statusCode); not followed")
+                }
+                throw HubHTTP.error(status: response.statusCode, body: body, url: response.url)
+            }
         }
-        try verify(store.partialFile(for: name), against: version, store: store)
+        try verify(try store.partialFile(for: name), against: version, store: store)
         return try store.install(version)
     }
 
@@ -299,7 +342,7 @@ public final class ModelManager: @unchecked Sendable {
             throw error
         } catch {
             store.discardPartial(version.name)
-            throw ModelDownloadError.storage("cannot verify \(file.path): \(error.localizedDescription)")
+            throw ModelDownloadError.storage("cannot verify the download of '\(version.name)': \(error.localizedDescription)")
         }
     }
 }

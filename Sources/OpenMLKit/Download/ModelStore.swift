@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A downloaded model as it is installed in the cache.
 public struct DownloadedModel: Codable, Sendable, Equatable {
     /// The model's name.
@@ -29,15 +35,35 @@ public struct DownloadedModel: Codable, Sendable, Equatable {
 /// ```
 /// A new version becomes visible only when `model.json` is renamed into place after the file
 /// was verified, so readers see either the old version or the new one, never a mix.
+///
+/// Every operation checks the name by the hub's own rule (``HubNames/isValidModelName(_:)``)
+/// and refuses a `models` or model directory that is a symbolic link, so no name — `../x`, an
+/// absolute path, a planted link — reaches a file outside the cache.
 struct ModelStore: Sendable {
     let root: URL
 
     private var modelsDirectory: URL { root.appendingPathComponent("models", isDirectory: true) }
 
-    func directory(for name: String) -> URL { modelsDirectory.appendingPathComponent(name, isDirectory: true) }
-    func partialFile(for name: String) -> URL { directory(for: name).appendingPathComponent("partial.tflite") }
-    private func partialRecord(for name: String) -> URL { directory(for: name).appendingPathComponent("partial.json") }
-    private func record(for name: String) -> URL { directory(for: name).appendingPathComponent("model.json") }
+    /// The directory of model `name`; throws for an invalid name or a symbolic link on the way.
+    func directory(for name: String) throws -> URL {
+        guard HubNames.isValidModelName(name) else { throw ModelDownloadError.invalidModelName(name) }
+        let directory = modelsDirectory.appendingPathComponent(name, isDirectory: true)
+        // The cache root is the user's choice and may be a link; what lies inside it may not.
+        for url in [modelsDirectory, directory] where Self.isSymbolicLink(url) {
+            throw ModelDownloadError.storage(
+                "'\(url.lastPathComponent)' in the model cache is a symbolic link; refusing to follow it")
+        }
+        return directory
+    }
+
+    func partialFile(for name: String) throws -> URL { try directory(for: name).appendingPathComponent("partial.tflite") }
+    private func partialRecord(for name: String) throws -> URL { try directory(for: name).appendingPathComponent("partial.json") }
+    private func record(for name: String) throws -> URL { try directory(for: name).appendingPathComponent("model.json") }
+
+    private static func isSymbolicLink(_ url: URL) -> Bool {
+        var info = stat()
+        return lstat(url.path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
+    }
 
     /// This installation's ID, created on first use.
     func installationID() throws -> String {
@@ -58,9 +84,13 @@ struct ModelStore: Sendable {
 
     /// The installed version of `name`, if its record and file are present.
     func installed(_ name: String) -> DownloadedModel? {
-        guard let data = try? Data(contentsOf: record(for: name)),
+        guard let directory = try? directory(for: name), let record = try? record(for: name),
+            let data = try? Data(contentsOf: record),
             let model = try? HubJSON.decoder().decode(DownloadedModel.self, from: data),
-            model.name == name, FileManager.default.fileExists(atPath: model.path)
+            // The record names a file of this model's own directory, never one elsewhere.
+            model.name == name, model.path == directory.appendingPathComponent("v\(model.version).tflite").path,
+            !Self.isSymbolicLink(URL(fileURLWithPath: model.path)),
+            FileManager.default.fileExists(atPath: model.path)
         else { return nil }
         return model
     }
@@ -75,10 +105,11 @@ struct ModelStore: Sendable {
     /// this version exists (a partial of another version is discarded).
     func resumableBytes(for version: HubModelVersion) -> Int64? {
         let name = version.name
-        guard let data = try? Data(contentsOf: partialRecord(for: name)),
+        guard let recordURL = try? partialRecord(for: name), let partialURL = try? partialFile(for: name),
+            !Self.isSymbolicLink(partialURL), let data = try? Data(contentsOf: recordURL),
             let recorded = try? HubJSON.decoder().decode(HubModelVersion.self, from: data),
             recorded.sha256 == version.sha256, recorded.size == version.size,
-            let attributes = try? FileManager.default.attributesOfItem(atPath: partialFile(for: name).path),
+            let attributes = try? FileManager.default.attributesOfItem(atPath: partialURL.path),
             let size = (attributes[.size] as? NSNumber)?.int64Value, size <= version.size
         else {
             discardPartial(name)
@@ -89,11 +120,11 @@ struct ModelStore: Sendable {
 
     /// Starts an empty partial download of `version`.
     func beginPartial(_ version: HubModelVersion) throws {
-        let directory = directory(for: version.name)
+        let directory = try directory(for: version.name)
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             try HubJSON.encoder().encode(version).write(to: partialRecord(for: version.name), options: .atomic)
-            guard FileManager.default.createFile(atPath: partialFile(for: version.name).path, contents: nil) else {
+            guard FileManager.default.createFile(atPath: try partialFile(for: version.name).path, contents: nil) else {
                 throw CocoaError(.fileWriteUnknown)
             }
         } catch {
@@ -103,14 +134,15 @@ struct ModelStore: Sendable {
 
     /// Removes a partial download.
     func discardPartial(_ name: String) {
-        try? FileManager.default.removeItem(at: partialFile(for: name))
-        try? FileManager.default.removeItem(at: partialRecord(for: name))
+        guard let file = try? partialFile(for: name), let record = try? partialRecord(for: name) else { return }
+        try? FileManager.default.removeItem(at: file)
+        try? FileManager.default.removeItem(at: record)
     }
 
     /// Moves a verified partial download into place as the installed version and removes older
     /// files. Open interpreters keep the file they mapped.
     func install(_ version: HubModelVersion) throws -> DownloadedModel {
-        let directory = directory(for: version.name)
+        let directory = try directory(for: version.name)
         let file = directory.appendingPathComponent("v\(version.version).tflite")
         let fm = FileManager.default
         do {
@@ -135,7 +167,7 @@ struct ModelStore: Sendable {
 
     /// Removes everything stored for `name`; false when nothing was there.
     func remove(_ name: String) throws -> Bool {
-        let directory = directory(for: name)
+        let directory = try directory(for: name)
         guard FileManager.default.fileExists(atPath: directory.path) else { return false }
         do { try FileManager.default.removeItem(at: directory) } catch {
             throw ModelDownloadError.storage("cannot delete \(directory.path): \(error.localizedDescription)")

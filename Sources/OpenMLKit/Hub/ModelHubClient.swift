@@ -13,14 +13,28 @@ public struct ModelHubClient: Sendable {
     public let baseURL: URL
     /// Sent as `X-App-Key` when set.
     public var appKey: String?
-    /// Sent as `Authorization: Bearer` when set (publishing, deleting, rollouts).
+    /// Sent as `Authorization: Bearer` when set (publishing, deleting, rollouts, download counts).
     public var adminToken: String?
+    /// Deadline and minimum rate of each call (not of model downloads, which ``ModelManager``
+    /// limits with its own configuration).
+    public var limits: HubTransferLimits
+    /// The largest JSON answer accepted, in bytes.
+    public var maximumAnswerBytes: Int
 
     /// A client for the hub at `baseURL`.
-    public init(baseURL: URL, appKey: String? = nil, adminToken: String? = nil) {
+    ///
+    /// Redirects are followed only within the hub's origin while the request carries the app key
+    /// or admin token (a redirect elsewhere fails with ``ModelDownloadError/redirectRefused(_:)``);
+    /// requests that change the hub (publish, rollout, delete) never follow a redirect.
+    public init(
+        baseURL: URL, appKey: String? = nil, adminToken: String? = nil, limits: HubTransferLimits = .metadata,
+        maximumAnswerBytes: Int = 8 << 20
+    ) {
         self.baseURL = baseURL
         self.appKey = appKey
         self.adminToken = adminToken
+        self.limits = limits
+        self.maximumAnswerBytes = maximumAnswerBytes
     }
 
     /// What the hub says about the version an installation should have.
@@ -58,17 +72,24 @@ public struct ModelHubClient: Sendable {
         return .version(try decode(HubModelVersion.self, data))
     }
 
-    /// Publishes the file at `fileURL` as the next version of `name` (needs the admin token).
-    public func publish(name: String, fileURL: URL, sha256: String? = nil) async throws -> HubModelVersion {
+    /// Publishes the file at `fileURL` as the next version of `name` (needs the admin token),
+    /// signed with `signature` (see ``ModelSignature/sign(name:sha256:with:)``) when given.
+    public func publish(name: String, fileURL: URL, sha256: String? = nil, signature: String? = nil) async throws
+        -> HubModelVersion
+    {
         var request = request(path: "v1/models/\(try checked(name))/versions", method: "POST")
         request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
         if let sha256 { request.setValue(sha256, forHTTPHeaderField: "X-Model-SHA256") }
+        if let signature { request.setValue(signature, forHTTPHeaderField: "X-Model-Signature") }
         let body: Data
         do { body = try Data(contentsOf: fileURL, options: .mappedIfSafe) } catch {
             throw ModelDownloadError.storage("cannot read \(fileURL.path): \(error.localizedDescription)")
         }
         request.httpBody = body
-        let (data, _) = try await send(request, expect: [201])
+        // An upload may take long; its deadline grows with its size (at least 1 MiB/s).
+        var limits = self.limits
+        limits.timeout = max(limits.timeout, Double(body.count) / 1_048_576 + 30)
+        let (data, _) = try await send(request, expect: [201], redirects: .never, limits: limits)
         return try decode(HubModelVersion.self, data)
     }
 
@@ -77,13 +98,14 @@ public struct ModelHubClient: Sendable {
         var request = request(path: "v1/models/\(try checked(name))/rollout", method: "PUT")
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.httpBody = try HubJSON.encoder().encode(rollout)
-        let (data, _) = try await send(request, expect: [200])
+        let (data, _) = try await send(request, expect: [200], redirects: .never)
         return try decode(HubModel.self, data)
     }
 
     /// Deletes a model and all its versions (needs the admin token).
     public func deleteModel(named name: String) async throws {
-        _ = try await send(request(path: "v1/models/\(try checked(name))", method: "DELETE"), expect: [204])
+        _ = try await send(
+            request(path: "v1/models/\(try checked(name))", method: "DELETE"), expect: [204], redirects: .never)
     }
 
     /// The download request for a version, resuming at `offset` when it is positive.
@@ -113,8 +135,17 @@ public struct ModelHubClient: Sendable {
         return name
     }
 
-    private func send(_ request: URLRequest, expect: Set<Int>) async throws -> (Data, HTTPURLResponse) {
-        let (data, response) = try await HubHTTP.data(for: request)
+    private func send(
+        _ request: URLRequest, expect: Set<Int>, redirects: RedirectPolicy = .sameOriginWithCredentials,
+        limits: HubTransferLimits? = nil
+    ) async throws -> (Data, HTTPURLResponse) {
+        let transfer = HubTransfer(
+            request: request, sink: .memory(limit: maximumAnswerBytes), limits: limits ?? self.limits, redirects: redirects)
+        let (data, response) = try await transfer.run()
+        if (300..<400).contains(response.statusCode), response.statusCode != 304 {
+            let target = response.value(forHTTPHeaderField: "Location") ?? "?"
+            throw ModelDownloadError.redirectRefused("the hub answered \(response.statusCode) to \(target); not followed")
+        }
         guard expect.contains(response.statusCode) else {
             throw HubHTTP.error(status: response.statusCode, body: data, url: request.url)
         }
@@ -128,46 +159,54 @@ public struct ModelHubClient: Sendable {
     }
 }
 
-/// The URL session and error mapping shared by the hub client and the downloader.
+/// Error mapping shared by the hub client and the downloader.
 enum HubHTTP {
-    /// An ephemeral session without a response cache: 304s must reach our code, not a cache.
-    static let session: URLSession = {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        return URLSession(configuration: configuration)
-    }()
-
-    static func data(for request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        try await withCheckedThrowingContinuation { continuation in
-            session.dataTask(with: request) { data, response, error in
-                if let error {
-                    continuation.resume(throwing: ModelDownloadError.network(describe(error, request.url)))
-                } else if let response = response as? HTTPURLResponse {
-                    continuation.resume(returning: (data ?? Data(), response))
-                } else {
-                    continuation.resume(throwing: ModelDownloadError.invalidResponse("not an HTTP response"))
-                }
-            }.resume()
-        }
-    }
-
     static func describe(_ error: Error, _ url: URL?) -> String {
-        "\(url?.absoluteString ?? "?"): \(error.localizedDescription)"
+        let nsError = error as NSError
+        let place = url.map { "\($0.scheme ?? "http")://\($0.host ?? "?")\($0.port.map { ":\($0)" } ?? "")" } ?? "the hub"
+        if nsError.domain == NSURLErrorDomain {
+            switch nsError.code {
+            case NSURLErrorTimedOut: return "\(place) sent nothing for too long (timed out)"
+            case NSURLErrorCannotConnectToHost: return "cannot connect to \(place) (connection refused)"
+            case NSURLErrorCannotFindHost, NSURLErrorDNSLookupFailed: return "cannot find the host of \(place)"
+            case NSURLErrorNetworkConnectionLost: return "the connection to \(place) was lost"
+            case NSURLErrorNotConnectedToInternet: return "this device is offline"
+            default: break
+            }
+        }
+        return "\(place): \(error.localizedDescription)"
     }
 
-    /// Maps an error status and the hub's JSON error body to a ``ModelDownloadError``.
+    /// Maps an error status and the hub's body to a ``ModelDownloadError``. The hub's JSON error
+    /// message is used when there is one; any other body is summarised, never printed raw.
     static func error(status: Int, body: Data, url: URL?) -> ModelDownloadError {
-        var message = String(decoding: body.prefix(2000), as: UTF8.self)
+        let message: String
         if let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
             let error = object["error"] as? [String: Any], let text = error["message"] as? String
         {
-            message = text
+            message = printable(text, limit: 500) ?? "(an unprintable message)"
+        } else if body.isEmpty {
+            message = "no explanation (\(HTTPURLResponse.localizedString(forStatusCode: status)))"
+        } else if let text = String(data: body.prefix(2000), encoding: .utf8), let line = printable(text, limit: 200) {
+            message = "a non-JSON answer: \(line)"
+        } else {
+            message = "a non-JSON answer of \(body.count) bytes that is not text"
         }
         switch status {
         case 401, 403: return .unauthorized(message)
         case 404: return .modelNotFound(message)
         default: return .server(status: status, message: message)
         }
+    }
+
+    /// `text` as one line of printable characters, at most `limit` of them; nil when it is
+    /// mostly control characters (binary).
+    static func printable(_ text: String, limit: Int) -> String? {
+        let scalars = text.unicodeScalars
+        let control = scalars.filter { $0.properties.generalCategory == .control && $0 != "\n" && $0 != "\t" && $0 != "\r" }
+        guard control.count * 10 <= scalars.count else { return nil }
+        var line = String(String.UnicodeScalarView(scalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
+        line = line.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        return line.count > limit ? String(line.prefix(limit)) + "…" : line
     }
 }
