@@ -29,7 +29,7 @@ struct ModelManagerTests {
         // Current: the hub answers 304 and nothing is downloaded again.
         let again = try await env.manager.downloadModel(model)
         #expect(again == first)
-        #expect(env.accessLog.contains("GET /v1/models/classifier/latest -> 304"))
+        #expect(env.accessLog.contains { $0.contains("GET /v1/models/classifier/latest 304 ") })
         #expect(env.accessLog.filter { $0.contains("/download") }.count == 1)
 
         // A new version on the hub is picked up by the next download; the old file goes.
@@ -119,11 +119,18 @@ struct ModelManagerTests {
         let installed = try await env.manager.downloadModel(model)
         #expect(installed.sha256 == published.sha256)
         #expect(try sha256Hex(of: URL(fileURLWithPath: installed.path)) == published.sha256)
-        let resumes = env.accessLog.filter { $0.contains("/download range=bytes=") }
+        // The hub logs a request once its answer has ended (or broken off), which may be a moment
+        // after the client has what it needs.
+        for _ in 0..<100 where env.accessLog.filter({ $0.contains("/download") }).count < 2 {
+            try await Task.sleep(nanoseconds: 50_000_000)
+        }
+        let resumes = env.accessLog.filter { $0.contains("/download ") && $0.contains(" range=bytes=") }
         #expect(resumes.count == 1, "access log: \(env.accessLog)")
-        if let resume = resumes.first, let start = resume.split(separator: "=").last?.split(separator: "-").first {
+        if let resume = resumes.first,
+            let start = resume.components(separatedBy: "range=bytes=").last?.split(separator: "-").first
+        {
             #expect(Int64(start)! >= keptBytes - 0 && Int64(start)! <= keptBytes, "\(resume) after keeping \(keptBytes)")
-            #expect(resume.hasSuffix("-> 206"))
+            #expect(resume.contains("/download 206 "))
         }
         #expect(env.accessLog.filter { $0.contains("/download") }.count == 2)
     }
@@ -141,7 +148,9 @@ struct ModelManagerTests {
         await #expect(throws: ModelDownloadError.self) {
             _ = try await env.manager.downloadModel(model, conditions: ModelDownloadConditions(allowsBackgroundDownloading: false))
         }
-        #expect(env.accessLog == ["POST /v1/models/cond/versions -> 201"], "nothing may reach the hub when conditions forbid it")
+        #expect(
+            env.accessLog.count == 1 && env.accessLog[0].contains("POST /v1/models/cond/versions 201 "),
+            "nothing may reach the hub when conditions forbid it: \(env.accessLog)")
         let installed = try await env.manager.downloadModel(
             model, conditions: ModelDownloadConditions(allowsCellularAccess: true, allowsBackgroundDownloading: true))
         #expect(installed.version == 1)

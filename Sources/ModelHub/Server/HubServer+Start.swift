@@ -7,12 +7,15 @@ public final class RunningHub: Sendable {
     public let port: Int
     /// Its base URL, e.g. `http://127.0.0.1:41234`.
     public let url: URL
+    /// The server (its metrics, and ``HubServer/removeOrphanedBlobs()``).
+    public let server: HubServer
     private let group: ServiceGroup
     private let task: Task<Void, Error>
 
-    init(port: Int, host: String, group: ServiceGroup, task: Task<Void, Error>) {
+    init(server: HubServer, port: Int, host: String, group: ServiceGroup, task: Task<Void, Error>) {
+        self.server = server
         self.port = port
-        self.url = URL(string: "http://\(host):\(port)")!
+        self.url = URL(string: "http://\(host.contains(":") ? "[\(host)]" : host):\(port)")!
         self.group = group
         self.task = task
     }
@@ -28,6 +31,7 @@ public final class RunningHub: Sendable {
         }
         _ = try? await task.value
         deadline.cancel()
+        server.lock.release()
     }
 }
 
@@ -42,8 +46,9 @@ extension HubServer {
             try await group.run()
         }
         for await port in ports {
-            return RunningHub(port: port, host: configuration.host, group: group, task: task)
+            return RunningHub(server: self, port: port, host: configuration.host, group: group, task: task)
         }
+        defer { lock.release() }
         try await task.value
         throw HubError(.internalServerError, "the hub stopped before it started listening")
     }

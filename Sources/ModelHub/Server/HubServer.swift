@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -10,256 +9,168 @@ import UnixSignals
 
 /// The model-hosting server: publish models by name and version, roll them out, serve downloads.
 ///
-/// HTTP API (JSON bodies; errors are `{"error": {"message", "status"}}`):
+/// HTTP API (JSON bodies; every error is `{"error": {"message", "status"}}`):
 ///
 /// | Method and path | Who | What |
 /// |---|---|---|
 /// | `GET /v1/health` | anyone | `{"status": "ok"}` |
-/// | `GET /v1/models` | app | `{"models": [model]}` |
+/// | `GET /metrics` | admin | Prometheus metrics |
+/// | `GET /v1/models` | app | `{"models": [model]}` (with download counts for the admin token) |
 /// | `GET /v1/models/{name}` | app | the model with its versions and rollout |
 /// | `GET /v1/models/{name}/latest?installation=ID&group=G` | app | the version this installation gets; `ETag`, 304 on `If-None-Match` |
 /// | `GET /v1/models/{name}/versions/{v}` | app | one version's descriptor |
-/// | `GET /v1/models/{name}/versions/{v}/download` | app | the bytes; `ETag`, `If-None-Match`, `Range` |
-/// | `POST /v1/models/{name}/versions` | admin | body = model file; optional `X-Model-SHA256`; 201 + new version |
+/// | `GET /v1/models/{name}/versions/{v}/download` | app | the bytes; `ETag`, `If-None-Match`, `Range`, `HEAD` |
+/// | `POST /v1/models/{name}/versions` | admin | body = model file; optional `X-Model-SHA256`, `X-Model-Signature`; 201 + new version |
 /// | `PUT /v1/models/{name}/rollout` | admin | body = rollout; 200 + model |
 /// | `DELETE /v1/models/{name}` | admin | 204 |
 ///
 /// "app" means the `X-App-Key` header (or `key` query parameter) when the hub has an app key;
-/// "admin" means `Authorization: Bearer <admin token>`.
+/// "admin" means `Authorization: Bearer <admin token>` (the scheme in any case). A known path
+/// with another method is 405 with `Allow`.
+///
+/// The data directory belongs to one process (see ``DataDirectoryLock``); call ``close()`` (or
+/// let ``run(onListening:)`` return) to release it.
 public struct HubServer: Sendable {
     /// The configuration the server runs with.
     public let configuration: HubConfiguration
     let catalog: any ModelCatalog
     let blobs: any BlobStore
+    let lock: DataDirectoryLock
+    /// The server's metrics (also served at `/metrics`).
+    public let metrics: HubMetrics
+    let downloads = DownloadCounter()
+    let connections: ConnectionRegistry
 
-    /// A server with the embedded storage under `configuration.dataDirectory`
-    /// (`catalog.sqlite`, `blobs/`, `staging/`).
+    /// A server with the embedded catalogue (`DATA/catalog.sqlite`) and the file blob store.
+    ///
+    /// - Throws: ``HubStartupError`` when the data directory is in use or unusable, or the blob
+    ///   directory cannot be used; ``HubStorageError`` when the catalogue cannot be opened.
     public init(configuration: HubConfiguration) throws {
-        try FileManager.default.createDirectory(at: configuration.dataDirectory, withIntermediateDirectories: true)
+        let lock = try DataDirectoryLock(directory: configuration.dataDirectory)
         let catalog = try SQLiteModelCatalog(path: configuration.dataDirectory.appendingPathComponent("catalog.sqlite").path)
-        let blobs = try FileBlobStore(root: configuration.dataDirectory)
-        self.init(configuration: configuration, catalog: catalog, blobs: blobs)
+        try self.init(configuration: configuration, catalog: catalog, lock: lock)
     }
 
-    /// A server with the given storage (for other catalogue or blob back ends).
-    public init(configuration: HubConfiguration, catalog: any ModelCatalog, blobs: any BlobStore) {
+    /// A server with another catalogue (e.g. ``PostgresModelCatalog``, shared by replicas) and the
+    /// file blob store in ``HubConfiguration/effectiveBlobsDirectory``.
+    public init(configuration: HubConfiguration, catalog: any ModelCatalog) throws {
+        try self.init(configuration: configuration, catalog: catalog, lock: DataDirectoryLock(directory: configuration.dataDirectory))
+    }
+
+    /// A server with the given catalogue and blob store; it still locks the data directory.
+    public init(configuration: HubConfiguration, catalog: any ModelCatalog, blobs: any BlobStore) throws {
+        let lock = try DataDirectoryLock(directory: configuration.dataDirectory)
+        self.init(configuration: configuration, catalog: catalog, blobs: blobs, lock: lock)
+    }
+
+    private init(configuration: HubConfiguration, catalog: any ModelCatalog, lock: DataDirectoryLock) throws {
+        // Staging is emptied only now that this process holds the lock.
+        let blobs = try FileBlobStore(
+            blobs: configuration.effectiveBlobsDirectory,
+            staging: configuration.dataDirectory.appendingPathComponent("staging"))
+        self.init(configuration: configuration, catalog: catalog, blobs: blobs, lock: lock)
+    }
+
+    private init(configuration: HubConfiguration, catalog: any ModelCatalog, blobs: any BlobStore, lock: DataDirectoryLock) {
         precondition(!configuration.adminToken.isEmpty, "the admin token must not be empty")
         self.configuration = configuration
         self.catalog = catalog
         self.blobs = blobs
+        self.lock = lock
+        self.metrics = HubMetrics()
+        self.connections = ConnectionRegistry(maximum: configuration.maxConnections ?? FileLimit.defaultMaxConnections())
     }
 
     /// Runs until the task is cancelled or the process gets SIGTERM/SIGINT (then finishes the
-    /// requests in progress); `onListening` receives the bound port (useful with port 0).
+    /// requests in progress and writes pending download counts); `onListening` receives the
+    /// bound port (useful with port 0).
     public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        defer { lock.release() }
         try await serviceGroup(onListening: onListening, signals: [.sigterm, .sigint]).run()
     }
 
-    func serviceGroup(onListening: @escaping @Sendable (Int) async -> Void, signals: [UnixSignal]) -> ServiceGroup {
-        var logger = Logger(label: "ModelHub")
-        logger.logLevel = .warning
-        let app = Application(
-            router: makeRouter(),
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "ModelHub"),
-            onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
-            logger: logger
-        )
-        return ServiceGroup(services: [app], gracefulShutdownSignals: signals, cancellationSignals: [], logger: logger)
+    /// Releases the data directory without running (a server made but never started).
+    public func close() { lock.release() }
+
+    /// Removes blobs that no catalogue row references and that are older than the grace
+    /// period; returns how many (the server also does this at start and periodically).
+    public func removeOrphanedBlobs() async -> Int {
+        await HubBackgroundWork(catalog: catalog, blobs: blobs, counter: downloads, configuration: configuration)
+            .reconcile(configuration.logger)
     }
 
-    func makeRouter() -> Router<BasicRequestContext> {
-        let router = Router(context: BasicRequestContext.self)
-        router.add(middleware: AccessLogMiddleware(log: configuration.accessLog))
-        router.get("/v1/health") { _, _ in try json(["status": "ok"]) }
-        router.get("/v1/models") { request, _ in
-            try self.requireAppKey(request)
-            return try json(["models": try await self.catalog.models()])
-        }
-        router.get("/v1/models/:name") { request, context in
-            try self.requireAppKey(request)
-            return try json(try await self.existingModel(context))
-        }
-        router.get("/v1/models/:name/latest") { request, context in
-            try await self.latest(request, context)
-        }
-        router.get("/v1/models/:name/versions/:version") { request, context in
-            try self.requireAppKey(request)
-            let (model, version) = try await self.existingVersion(context)
-            _ = model
-            return try json(version, etag: version.entityTag)
-        }
-        router.get("/v1/models/:name/versions/:version/download") { request, context in
-            try await self.download(request, context)
-        }
-        router.post("/v1/models/:name/versions") { request, context in
-            try await self.publish(request, context)
-        }
-        router.put("/v1/models/:name/rollout") { request, context in
-            try await self.setRollout(request, context)
-        }
-        router.delete("/v1/models/:name") { request, context in
+    func serviceGroup(onListening: @escaping @Sendable (Int) async -> Void, signals: [UnixSignal]) -> ServiceGroup {
+        var quiet = Logger(label: "ModelHub.http")
+        quiet.logLevel = .warning
+        let limits = ConnectionLimits(
+            headerTimeout: timeAmount(configuration.headerTimeout),
+            idleTimeout: timeAmount(configuration.idleTimeout),
+            minBodyBytesPerSecond: configuration.minBodyBytesPerSecond)
+        let registry = connections
+        let app = Application(
+            router: makeRouter(),
+            server: .http1(
+                configuration: .init(additionalChannelHandlers: [ConnectionGuard(limits: limits, registry: registry)])),
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port), serverName: "ModelHub",
+                backlog: 1024, reuseAddress: true),
+            onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
+            logger: quiet
+        )
+        let background = HubBackgroundWork(catalog: catalog, blobs: blobs, counter: downloads, configuration: configuration)
+        return ServiceGroup(
+            // Shut down in reverse order: the server stops answering, then the last counts are written.
+            services: [background, app], gracefulShutdownSignals: signals, cancellationSignals: [], logger: quiet)
+    }
+
+    func makeRouter() -> Router<HubRequestContext> {
+        let router = Router(context: HubRequestContext.self, options: .autoGenerateHeadEndpoints)
+        router.add(
+            middleware: AccessLogMiddleware(
+                format: configuration.logFormat, log: configuration.accessLog, trustedProxies: configuration.trustedProxies,
+                metrics: metrics))
+        router.add(middleware: HubErrorMiddleware(logger: configuration.logger))
+        router.get(RouterPath(HubRoutes.health)) { _, _ in try json(["status": "ok"]) }
+        router.get(RouterPath(HubRoutes.metrics)) { request, _ in
             try self.requireAdmin(request)
-            let name = try validName(context)
-            guard let keys = try await self.catalog.deleteModel(named: name) else {
-                throw HubError.notFound("no model named '\(name)'")
-            }
-            for key in keys { self.blobs.delete(key: key) }
-            return Response(status: .noContent)
+            let text = ByteBuffer(bytes: self.metrics.exposition())
+            return Response(
+                status: .ok,
+                headers: [.contentType: "text/plain; version=0.0.4", .contentLength: String(text.readableBytes)],
+                body: .init(byteBuffer: text))
         }
+        router.get(RouterPath(HubRoutes.models)) { request, _ in
+            try self.requireAppKey(request)
+            let admin = self.isAdmin(request)
+            return try json(["models": try await self.catalog.models().map { admin ? $0 : $0.withoutCounts }])
+        }
+        router.get(RouterPath(HubRoutes.model)) { request, context in
+            try self.requireAppKey(request)
+            let model = try await self.existingModel(context)
+            return try json(self.isAdmin(request) ? model : model.withoutCounts)
+        }
+        router.get(RouterPath(HubRoutes.latest)) { request, context in try await self.latest(request, context) }
+        router.get(RouterPath(HubRoutes.version)) { request, context in
+            try self.requireAppKey(request)
+            let (_, version) = try await self.existingVersion(context)
+            return try json(version.withoutCount, etag: version.entityTag)
+        }
+        router.get(RouterPath(HubRoutes.download)) { request, context in try await self.download(request, context) }
+        router.post(RouterPath(HubRoutes.versions)) { request, context in try await self.publish(request, context) }
+        router.put(RouterPath(HubRoutes.rollout)) { request, context in try await self.setRollout(request, context) }
+        router.delete(RouterPath(HubRoutes.model)) { request, context in try await self.delete(request, context) }
         return router
     }
 
-    // MARK: Reads
+    // MARK: Shared checks
 
-    private func latest(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        try requireAppKey(request)
-        let model = try await existingModel(context)
-        let query = request.uri.queryParameters
-        let installation = query.get("installation") ?? request.headers[HTTPField.Name("X-Installation-ID")!]
-        let groups = Set(query.getAll("group").flatMap { $0.split(separator: ",").map(String.init) })
-        guard let version = RolloutAssignment.version(of: model, installationID: installation, groups: groups) else {
-            throw HubError.notFound("model '\(model.name)' has no versions")
-        }
-        if matches(request.headers[.ifNoneMatch], version.entityTag) {
-            return Response(status: .notModified, headers: [.eTag: version.entityTag])
-        }
-        return try json(version, etag: version.entityTag)
-    }
-
-    private func download(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        try requireAppKey(request)
-        let name = try validName(context)
-        let number = try versionNumber(context)
-        guard let stored = try await catalog.storedVersion(name: name, version: number) else {
-            throw HubError.notFound("model '\(name)' has no version \(number)")
-        }
-        let version = stored.version
-        let url = try blobs.fileURL(forKey: stored.blobKey)
-        let size = version.size
-        var headers: HTTPFields = [.eTag: version.entityTag, .acceptRanges: "bytes"]
-        if matches(request.headers[.ifNoneMatch], version.entityTag) {
-            return Response(status: .notModified, headers: headers)
-        }
-        // A resume names the version it started with; if that is not this one, send it whole.
-        var rangeHeader = request.headers[.range]
-        if let ifRange = request.headers[.ifRange], ifRange != version.entityTag { rangeHeader = nil }
-        let part: ByteRange
-        var status = HTTPResponse.Status.ok
-        switch ByteRange.resolve(rangeHeader, size: size) {
-        case .whole:
-            part = ByteRange(start: 0, end: size - 1)
-        case .partial(let range):
-            part = range
-            status = .partialContent
-            headers[.contentRange] = "bytes \(range.start)-\(range.end)/\(size)"
-        case .unsatisfiable:
-            headers[.contentRange] = "bytes */\(size)"
-            return Response(status: .rangeNotSatisfiable, headers: headers)
-        }
-        headers[.contentType] = "application/octet-stream"
-        headers[.contentLength] = String(max(0, part.length))
-        let rate = configuration.downloadBytesPerSecond
-        let body = ResponseBody(contentLength: Int(max(0, part.length))) { writer in
-            let handle = try FileHandle(forReadingFrom: url)
-            defer { try? handle.close() }
-            try handle.seek(toOffset: UInt64(part.start))
-            var remaining = max(0, part.length)
-            let chunk = rate.map { max(1024, min(64 * 1024, $0 / 20)) } ?? 256 * 1024
-            while remaining > 0 {
-                let want = Int(min(Int64(chunk), remaining))
-                guard let data = try handle.read(upToCount: want), !data.isEmpty else {
-                    throw HubError(.internalServerError, "model file ended early")
-                }
-                try await writer.write(ByteBuffer(bytes: data))
-                remaining -= Int64(data.count)
-                if let rate { try await Task.sleep(nanoseconds: UInt64(data.count) * 1_000_000_000 / UInt64(rate)) }
-            }
-            try await writer.finish(nil)
-        }
-        return Response(status: status, headers: headers, body: body)
-    }
-
-    // MARK: Writes
-
-    private func publish(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        try requireAdmin(request)
-        let name = try validName(context)
-        let limit = configuration.maxUploadBytes
-        if let declared = request.headers[.contentLength].flatMap(Int64.init), declared > limit {
-            throw HubError(.contentTooLarge, "the model is \(declared) bytes; this hub accepts at most \(limit)")
-        }
-        let upload = try blobs.beginUpload()
-        do {
-            var hasher = SHA256()
-            var size: Int64 = 0
-            for try await buffer in request.body {
-                size += Int64(buffer.readableBytes)
-                if size > limit {
-                    throw HubError(.contentTooLarge, "the model is larger than this hub accepts (\(limit) bytes)")
-                }
-                try buffer.withUnsafeReadableBytes { bytes in
-                    hasher.update(bufferPointer: bytes)
-                    try upload.write(bytes)
-                }
-            }
-            try upload.close()
-            let digest = hasher.finalize().map { String(format: "%02x", $0) }.joined()
-            if let expected = request.headers[HTTPField.Name("X-Model-SHA256")!], expected.lowercased() != digest {
-                throw HubError.badRequest("the upload's SHA-256 is \(digest), the client sent \(expected): damaged in transit")
-            }
-            try validateModelFile(upload.url, size: size)
-            let key = try blobs.commit(upload)
-            do {
-                let version = try await catalog.addVersion(
-                    NewModelVersion(name: name, size: size, sha256: digest, blobKey: key, publishedAt: Date()))
-                return try json(version, status: .created, etag: version.entityTag)
-            } catch {
-                blobs.delete(key: key)
-                throw error
-            }
-        } catch {
-            upload.discard()
-            throw error
-        }
-    }
-
-    private func setRollout(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        try requireAdmin(request)
-        let model = try await existingModel(context)
-        let body = try await request.body.collect(upTo: 1 << 20)
-        let rollout: HubRollout
-        do {
-            rollout = try HubJSON.decoder().decode(HubRollout.self, from: Data(buffer: body))
-        } catch {
-            throw HubError.badRequest("the rollout is not valid JSON of the expected shape: \(error)")
-        }
-        if let problem = RolloutAssignment.problem(with: rollout, for: model) {
-            throw HubError(.unprocessableContent, problem)
-        }
-        guard try await catalog.setRollout(rollout, for: model.name), let updated = try await catalog.model(named: model.name)
-        else { throw HubError.notFound("no model named '\(model.name)'") }
-        return try json(updated)
-    }
-
-    /// Only files the runtime can load are published: a broken upload is refused here, not on devices.
-    private func validateModelFile(_ url: URL, size: Int64) throws {
-        guard size > 0 else { throw HubError(.unprocessableContent, "the model file is empty") }
-        do {
-            _ = try TFLiteModelCheck.check(path: url.path)
-        } catch {
-            throw HubError(.unprocessableContent, "not a valid TensorFlow Lite model: \(error.localizedDescription)")
-        }
-    }
-
-    // MARK: Helpers
-
-    private func existingModel(_ context: BasicRequestContext) async throws -> HubModel {
+    func existingModel(_ context: HubRequestContext) async throws -> HubModel {
         let name = try validName(context)
         guard let model = try await catalog.model(named: name) else { throw HubError.notFound("no model named '\(name)'") }
         return model
     }
 
-    private func existingVersion(_ context: BasicRequestContext) async throws -> (HubModel, HubModelVersion) {
+    func existingVersion(_ context: HubRequestContext) async throws -> (HubModel, HubModelVersion) {
         let model = try await existingModel(context)
         let number = try versionNumber(context)
         guard let version = model.versions.first(where: { $0.version == number }) else {
@@ -268,38 +179,51 @@ public struct HubServer: Sendable {
         return (model, version)
     }
 
-    private func versionNumber(_ context: BasicRequestContext) throws -> Int {
+    func versionNumber(_ context: HubRequestContext) throws -> Int {
         let text = context.parameters.get("version") ?? ""
-        guard let number = Int(text), number > 0 else { throw HubError.badRequest("'\(text)' is not a version number") }
+        guard text.count <= 9, let number = Int(text), number > 0 else {
+            throw HubError.badRequest("'\(text.prefix(20))' is not a version number")
+        }
         return number
     }
 
-    private func requireAdmin(_ request: Request) throws {
-        let given = request.headers[.authorization] ?? ""
-        guard given.hasPrefix("Bearer "), constantTimeEqual(String(given.dropFirst(7)), configuration.adminToken) else {
+    func isAdmin(_ request: Request) -> Bool {
+        guard let given = request.headers[.authorization] else { return false }
+        // RFC 9110 §11.1: the scheme is case-insensitive.
+        let parts = given.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return false }
+        return constantTimeEqual(parts[1].trimmingCharacters(in: .whitespaces), configuration.adminToken)
+    }
+
+    func requireAdmin(_ request: Request) throws {
+        guard isAdmin(request) else {
             throw HubError(.unauthorized, "this needs the hub's admin token (Authorization: Bearer <token>)")
         }
     }
 
-    private func requireAppKey(_ request: Request) throws {
+    func requireAppKey(_ request: Request) throws {
         guard let key = configuration.appKey else { return }
-        let given = request.headers[HTTPField.Name("X-App-Key")!] ?? request.uri.queryParameters.get("key") ?? ""
-        guard constantTimeEqual(given, key) else {
+        let given = request.headers[HTTPField.Name("X-App-Key")!] ?? request.uri.queryParameters.get("key").map { String($0) } ?? ""
+        guard constantTimeEqual(given, key) || isAdmin(request) else {
             throw HubError(.unauthorized, "this hub needs an app key (X-App-Key header)")
         }
     }
 }
 
-private func validName(_ context: BasicRequestContext) throws -> String {
+func timeAmount(_ duration: Duration) -> TimeAmount {
+    .nanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+}
+
+func validName(_ context: HubRequestContext) throws -> String {
     let name = context.parameters.get("name") ?? ""
     guard HubNames.isValidModelName(name) else {
         throw HubError.badRequest(
-            "invalid model name '\(name)': use 1–\(HubNames.maximumLength) letters, digits, '.', '_' or '-', starting with a letter or digit, without '..'")
+            "invalid model name '\(name.prefix(140))': use 1–\(HubNames.maximumLength) letters, digits, '.', '_' or '-', starting with a letter or digit, without '..'")
     }
     return name
 }
 
-private func matches(_ ifNoneMatch: String?, _ etag: String) -> Bool {
+func matches(_ ifNoneMatch: String?, _ etag: String) -> Bool {
     guard let ifNoneMatch else { return false }
     return ifNoneMatch.split(separator: ",").contains { part in
         let tag = part.trimmingCharacters(in: .whitespaces)
@@ -307,7 +231,7 @@ private func matches(_ ifNoneMatch: String?, _ etag: String) -> Bool {
     }
 }
 
-private func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+func constantTimeEqual(_ a: String, _ b: String) -> Bool {
     let x = Array(a.utf8), y = Array(b.utf8)
     var difference = UInt8(x.count == y.count ? 0 : 1)
     for i in 0..<max(x.count, y.count) {
@@ -316,34 +240,26 @@ private func constantTimeEqual(_ a: String, _ b: String) -> Bool {
     return difference == 0
 }
 
-private func json(
-    _ value: some Encodable, status: HTTPResponse.Status = .ok, etag: String? = nil
-) throws -> Response {
-    var headers: HTTPFields = [.contentType: "application/json"]
+func json(_ value: some Encodable, status: HTTPResponse.Status = .ok, etag: String? = nil) throws -> Response {
+    let body = ByteBuffer(bytes: try HubJSON.encoder().encode(value))
+    var headers: HTTPFields = [.contentType: "application/json", .contentLength: String(body.readableBytes)]
     if let etag { headers[.eTag] = etag }
-    return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: try HubJSON.encoder().encode(value))))
+    return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: body))
 }
 
-/// Logs one line per request to the configured access log.
-struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
-    let log: (@Sendable (String) -> Void)?
+extension HubModel {
+    /// The model as apps see it: download counts are for the admin token only.
+    var withoutCounts: HubModel {
+        var copy = self
+        copy.versions = versions.map(\.withoutCount)
+        return copy
+    }
+}
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
-        -> Response
-    {
-        guard let log else { return try await next(request, context) }
-        let range = request.headers[.range].map { " range=\($0)" } ?? ""
-        let line = "\(request.method) \(request.uri.path)\(range)"
-        do {
-            let response = try await next(request, context)
-            log("\(line) -> \(response.status.code)")
-            return response
-        } catch let error as HubError {
-            log("\(line) -> \(error.status.code) \(error.message)")
-            throw error
-        } catch {
-            log("\(line) -> error \(error)")
-            throw error
-        }
+extension HubModelVersion {
+    var withoutCount: HubModelVersion {
+        var copy = self
+        copy.downloads = nil
+        return copy
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 
 #if canImport(Glibc)
 import Glibc
@@ -14,7 +15,7 @@ import Darwin
 /// without manual clean-up, while a second hub on the same directory is refused before it touches
 /// anything. Thread-safe.
 public final class DataDirectoryLock: Sendable {
-    private let descriptor: Int32
+    private let descriptor: NIOLockedValueBox<Int32?>
 
     /// Takes the lock on `directory` (creating the directory and its `.lock` file if needed).
     ///
@@ -41,10 +42,18 @@ public final class DataDirectoryLock: Sendable {
         let pid = Array("\(getpid())\n".utf8)
         _ = ftruncate(fd, 0)
         _ = pid.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
-        descriptor = fd
+        descriptor = NIOLockedValueBox(fd)
     }
 
-    deinit { close(descriptor) }
+    /// Gives the lock up (at the latest when this object goes away); later calls do nothing.
+    public func release() {
+        descriptor.withLockedValue { fd in
+            if let open = fd { close(open) }
+            fd = nil
+        }
+    }
+
+    deinit { release() }
 }
 
 /// Why a hub could not start.

@@ -1,0 +1,120 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// Writes one access-log line per request when its answer has been sent to the last byte (or
+/// broken off), and counts it in the metrics.
+///
+/// Fields: time, client address (the first `X-Forwarded-For` entry when the peer is a trusted
+/// proxy), method, path, status, body bytes sent, duration, and the model and version the path
+/// names, and the `Range` asked for. Query strings are not logged (they may carry the app key).
+struct AccessLogMiddleware: RouterMiddleware {
+    typealias Context = HubRequestContext
+    let format: AccessLogFormat
+    let log: (@Sendable (String) -> Void)?
+    let trustedProxies: Set<String>
+    let metrics: HubMetrics
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        let start = ContinuousClock.now
+        var response: Response
+        do {
+            response = try await next(request, context)
+        } catch let error as HTTPResponseError {
+            response = try error.response(from: request, context: context)
+        }
+        let route = context.endpointPath ?? "unmatched"
+        let entry = Entry(
+            time: Date(), client: clientAddress(request, context), method: request.method.rawValue, path: request.uri.path,
+            status: response.status.code, range: request.headers[.range].map { String($0.prefix(100)) }, model: context.parameters.get("name"),
+            version: context.parameters.get("version").flatMap(Int.init))
+        let body = response.body
+        let log = self.log
+        let format = self.format
+        let metrics = self.metrics
+        response.body = ResponseBody(contentLength: body.contentLength) { writer in
+            let bytes = ByteCount()
+            var failure: Error?
+            do { try await body.write(CountingWriter(inner: writer, bytes: bytes)) } catch { failure = error }
+            let duration = ContinuousClock.now - start
+            metrics.request(route: route, method: entry.method, status: entry.status, duration: duration)
+            log?(entry.line(format: format, bytes: bytes.value, duration: duration, broken: failure != nil))
+            if let failure { throw failure }
+        }
+        return response
+    }
+
+    private func clientAddress(_ request: Request, _ context: Context) -> String {
+        let peer = context.remoteAddress?.ipAddress ?? "-"
+        if trustedProxies.contains(peer), let forwarded = request.headers[HTTPField.Name("X-Forwarded-For")!],
+            let first = forwarded.split(separator: ",").first?.trimmingCharacters(in: .whitespaces), !first.isEmpty,
+            first.count <= 64, first.allSatisfy({ $0.isHexDigit || $0 == "." || $0 == ":" })
+        {
+            return first
+        }
+        return peer
+    }
+
+    struct Entry {
+        static let stamp = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+        let time: Date
+        let client: String
+        let method: String
+        let path: String
+        let status: Int
+        let range: String?
+        let model: String?
+        let version: Int?
+
+        func line(format: AccessLogFormat, bytes: Int64, duration: Duration, broken: Bool) -> String {
+            let milliseconds = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+            let stamp = Self.stamp.format(time)
+            switch format {
+            case .text:
+                var line = "\(stamp) \(client) \(method) \(path) \(status) \(bytes) B \(String(format: "%.1f", milliseconds)) ms"
+                if let range { line += " range=\(range.replacingOccurrences(of: " ", with: ""))" }
+                if let model { line += " model=\(model)" }
+                if let version { line += " version=\(version)" }
+                if broken { line += " (answer broken off)" }
+                return line
+            case .json:
+                var object: [String: Any] = [
+                    "time": stamp, "client": client, "method": method, "path": path, "status": status, "bytes": bytes,
+                    "durationMs": (milliseconds * 1000).rounded() / 1000,
+                ]
+                if let range { object["range"] = range }
+                if let model { object["model"] = model }
+                if let version { object["version"] = version }
+                if broken { object["broken"] = true }
+                let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+                return String(decoding: data, as: UTF8.self)
+            }
+        }
+    }
+}
+
+/// A box for a byte count shared between the writer the body writes to and the log.
+final class ByteCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var total: Int64 = 0
+    func add(_ n: Int) { lock.withLock { total += Int64(n) } }
+    var value: Int64 { lock.withLock { total } }
+}
+
+/// Passes a body through and counts its bytes.
+struct CountingWriter: ResponseBodyWriter {
+    var inner: any ResponseBodyWriter
+    let bytes: ByteCount
+
+    mutating func write(_ buffer: ByteBuffer) async throws {
+        bytes.add(buffer.readableBytes)
+        try await inner.write(buffer)
+    }
+
+    consuming func finish(_ trailingHeaders: HTTPFields?) async throws {
+        try await inner.finish(trailingHeaders)
+    }
+}

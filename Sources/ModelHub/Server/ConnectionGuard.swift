@@ -1,0 +1,175 @@
+import Foundation
+import HTTPTypes
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOHTTPTypes
+
+/// Limits on each connection, so that slow or idle clients cannot hold the hub's sockets.
+struct ConnectionLimits: Sendable {
+    /// From accept (or the end of the previous answer on the first request) to a complete head.
+    var headerTimeout: TimeAmount
+    /// Between the end of an answer and the next request's complete head.
+    var idleTimeout: TimeAmount
+    /// The slowest accepted request body, averaged from the head, after `headerTimeout`.
+    var minBodyBytesPerSecond: Int
+}
+
+/// The open connections of one server, and which of them wait for a request (idle ones may be
+/// closed to make room). One locked box per server.
+final class ConnectionRegistry: Sendable {
+    private struct Entry {
+        let channel: any Channel
+        /// When it started waiting for a request head; nil while a request is in progress.
+        var waitingSince: NIODeadline?
+    }
+
+    let maximum: Int
+    private let entries = NIOLockedValueBox([ObjectIdentifier: Entry]())
+
+    init(maximum: Int) { self.maximum = max(1, maximum) }
+
+    /// Registers a new connection; at the limit, closes the connection that has waited longest
+    /// for a request. False when every connection is busy (the new one must be closed).
+    func admit(_ id: ObjectIdentifier, _ channel: any Channel) -> Bool {
+        let (admitted, evicted) = entries.withLockedValue { entries -> (Bool, (any Channel)?) in
+            var evicted: (any Channel)?
+            if entries.count >= maximum {
+                let waiting = entries.compactMap { key, entry in entry.waitingSince.map { (key, $0, entry.channel) } }
+                guard let oldest = waiting.min(by: { $0.1 < $1.1 }) else { return (false, nil) }
+                entries[oldest.0] = nil
+                evicted = oldest.2
+            }
+            entries[id] = Entry(channel: channel, waitingSince: .now())
+            return (true, evicted)
+        }
+        evicted?.close(promise: nil)
+        return admitted
+    }
+
+    func setWaiting(_ id: ObjectIdentifier, _ waiting: Bool) {
+        entries.withLockedValue { $0[id]?.waitingSince = waiting ? .now() : nil }
+    }
+
+    func remove(_ id: ObjectIdentifier) {
+        _ = entries.withLockedValue { $0.removeValue(forKey: id) }
+    }
+
+    var count: Int { entries.withLockedValue { $0.count } }
+}
+
+/// One per connection, after the HTTP codec: enforces ``ConnectionLimits``, takes part in the
+/// ``ConnectionRegistry``, and answers the HTTP parser's errors with the hub's JSON error body.
+final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    private let limits: ConnectionLimits
+    private let registry: ConnectionRegistry
+    private var timer: Scheduled<Void>?
+    private var requestsStarted = 0
+    private var responsesEnded = 0
+    private var bodyStart = NIODeadline.now()
+    private var bodyBytes = 0
+    private var receivingBody = false
+    private var closing = false
+
+    init(limits: ConnectionLimits, registry: ConnectionRegistry) {
+        self.limits = limits
+        self.registry = registry
+    }
+
+    private var id: ObjectIdentifier { ObjectIdentifier(self) }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        guard registry.admit(id, context.channel) else {
+            closing = true
+            context.close(promise: nil)
+            return
+        }
+        arm(context, after: limits.headerTimeout)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        timer?.cancel()
+        registry.remove(id)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        timer?.cancel()
+        registry.remove(id)
+        context.fireChannelInactive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head:
+            requestsStarted += 1
+            registry.setWaiting(id, false)
+            receivingBody = true
+            bodyStart = .now()
+            bodyBytes = 0
+            watchBodyRate(context)
+        case .body(let buffer):
+            bodyBytes += buffer.readableBytes
+        case .end:
+            receivingBody = false  // the rate watch stops; the answer is the server's business
+        }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data) {
+            responsesEnded += 1
+            if responsesEnded >= requestsStarted {
+                receivingBody = false
+                registry.setWaiting(id, true)
+                arm(context, after: limits.idleTimeout)
+            }
+        }
+        context.write(data, promise: promise)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        guard error is HTTPParserError, !closing else { return context.fireErrorCaught(error) }
+        // The parser could not read a request: answer in the hub's JSON shape and close.
+        closing = true
+        let body = ByteBuffer(bytes: HubError.body(status: .badRequest, message: "malformed HTTP request"))
+        let head = HTTPResponse(
+            status: .badRequest,
+            headerFields: [.contentType: "application/json", .contentLength: String(body.readableBytes), .connection: "close"])
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        context.write(wrapOutboundOut(.body(body)), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }
+    }
+
+    /// Closes the connection unless a request head arrives within `delay`.
+    private func arm(_ context: ChannelHandlerContext, after delay: TimeAmount) {
+        timer?.cancel()
+        let started = requestsStarted
+        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        timer = context.eventLoop.scheduleTask(in: delay) { [self] in
+            guard requestsStarted == started else { return }
+            loopBound.value.close(promise: nil)
+        }
+    }
+
+    /// While the body arrives, checks once a second that it is not slower than the minimum rate.
+    private func watchBodyRate(_ context: ChannelHandlerContext) {
+        timer?.cancel()
+        guard limits.minBodyBytesPerSecond > 0 else { return }
+        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        timer = context.eventLoop.scheduleTask(in: .seconds(1)) { [self] in
+            guard receivingBody else { return }
+            let elapsed = NIODeadline.now() - bodyStart
+            let seconds = Double(elapsed.nanoseconds) / 1e9
+            if elapsed > limits.headerTimeout, Double(bodyBytes) < Double(limits.minBodyBytesPerSecond) * seconds {
+                loopBound.value.close(promise: nil)
+                return
+            }
+            watchBodyRate(loopBound.value)
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import Hummingbird
+import Logging
+
+/// Turns every error under the router into the hub's JSON error answer: unknown routes (404),
+/// known paths with another method (405 with `Allow`), bodies over a limit (413), storage
+/// failures (500, logged with their detail; the client's message names no path).
+struct HubErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    let logger: Logger
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        do {
+            return try await next(request, context)
+        } catch let error as HubError {
+            throw error
+        } catch let error as HTTPError {
+            if error.status == .notFound, let allowed = HubRoutes.methods(forPath: request.uri.path) {
+                if allowed.contains(request.method) {
+                    throw HubError(.notFound, "not found")
+                }
+                let allow = allowed.map(\.rawValue).joined(separator: ", ")
+                throw HubError(
+                    .methodNotAllowed, "\(request.method.rawValue) is not allowed on \(request.uri.path); use \(allow)",
+                    headers: [.allow: allow])
+            }
+            if error.status == .notFound { throw HubError(.notFound, "no such route: \(request.uri.path)") }
+            if error.status == .contentTooLarge { throw HubError(.contentTooLarge, "the request body is too large") }
+            throw HubError(error.status, error.body ?? error.status.reasonPhrase)
+        } catch let error as HubStorageError {
+            logger.error("storage failure", metadata: ["path": "\(request.uri.path)", "error": "\(error.localizedDescription)"])
+            throw HubError(.internalServerError, "the hub could not read or write its storage; its log has the details")
+        } catch is CancellationError {
+            throw HubError(.serviceUnavailable, "the hub is shutting down")
+        } catch {
+            logger.error("unexpected failure", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
+            throw HubError(.internalServerError, "the hub failed to answer; its log has the details")
+        }
+    }
+}

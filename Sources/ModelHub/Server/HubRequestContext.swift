@@ -1,0 +1,15 @@
+import Hummingbird
+import NIOCore
+
+/// The hub's per-request context: Hummingbird's core context plus the peer's address (for the
+/// access log; `X-Forwarded-For` replaces it only when the peer is a trusted proxy).
+public struct HubRequestContext: RequestContext, RemoteAddressRequestContext {
+    public var coreContext: CoreRequestContextStorage
+    /// The address of the TCP peer.
+    public let remoteAddress: SocketAddress?
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        remoteAddress = source.channel.remoteAddress
+    }
+}
