@@ -45,16 +45,18 @@ public struct HubServer: Sendable {
     ///
     /// - Throws: ``HubStartupError`` when the data directory is in use or unusable, or the blob
     ///   directory cannot be used; ``HubStorageError`` when the catalogue cannot be opened.
-    public init(configuration: HubConfiguration) throws {
-        let lock = try DataDirectoryLock(directory: configuration.dataDirectory)
+    public init(configuration: HubConfiguration, lock: DataDirectoryLock? = nil) throws {
+        let lock = try lock ?? DataDirectoryLock(directory: configuration.dataDirectory)
         let catalog = try SQLiteModelCatalog(path: configuration.dataDirectory.appendingPathComponent("catalog.sqlite").path)
-        try self.init(configuration: configuration, catalog: catalog, lock: lock)
+        try self.init(configuration: configuration, catalog: catalog, heldLock: lock)
     }
 
     /// A server with another catalogue (e.g. ``PostgresModelCatalog``, shared by replicas) and the
     /// file blob store in ``HubConfiguration/effectiveBlobsDirectory``.
-    public init(configuration: HubConfiguration, catalog: any ModelCatalog) throws {
-        try self.init(configuration: configuration, catalog: catalog, lock: DataDirectoryLock(directory: configuration.dataDirectory))
+    public init(configuration: HubConfiguration, catalog: any ModelCatalog, lock: DataDirectoryLock? = nil) throws {
+        try self.init(
+            configuration: configuration, catalog: catalog,
+            heldLock: try lock ?? DataDirectoryLock(directory: configuration.dataDirectory))
     }
 
     /// A server with the given catalogue and blob store; it still locks the data directory.
@@ -63,7 +65,8 @@ public struct HubServer: Sendable {
         self.init(configuration: configuration, catalog: catalog, blobs: blobs, lock: lock)
     }
 
-    private init(configuration: HubConfiguration, catalog: any ModelCatalog, lock: DataDirectoryLock) throws {
+    private init(configuration: HubConfiguration, catalog: any ModelCatalog, heldLock lock: DataDirectoryLock) throws {
+        // `lock` may come from the caller, who took it before touching the directory.
         // Staging is emptied only now that this process holds the lock.
         let blobs = try FileBlobStore(
             blobs: configuration.effectiveBlobsDirectory,

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import ModelHub
 import OpenMLKit
 
@@ -13,7 +14,7 @@ struct HubCommand: AsyncParsableCommand {
         abstract: "Host models: run a ModelHub server, publish versions, roll them out, list, delete.",
         subcommands: [
             HubServeCommand.self, HubPublishCommand.self, HubListCommand.self, HubRolloutCommand.self,
-            HubDeleteCommand.self,
+            HubDeleteCommand.self, HubKeygenCommand.self,
         ]
     )
 }
@@ -54,17 +55,27 @@ struct AdminTokenOption: ParsableArguments {
 struct HubServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Run a ModelHub server (catalogue in DIR/catalog.sqlite, files in DIR/blobs).",
+        abstract: "Run a ModelHub server (catalogue in DIR/catalog.sqlite or PostgreSQL, files in DIR/blobs or --blobs).",
         discussion: """
-            The admin token comes from --admin-token, else $OPENMLKIT_HUB_ADMIN_TOKEN, else DIR/admin-token \
-            (created with a random token, readable only by you, on first start). With --app-key (or \
-            $OPENMLKIT_HUB_APP_KEY), listing and downloading need that key. One line per request is \
-            logged to standard output.
+            DIR belongs to one running hub: a second hub on the same DIR exits at once. The admin token \
+            comes from --admin-token, else $OPENMLKIT_HUB_ADMIN_TOKEN, else DIR/admin-token (created with a \
+            random token, readable only by you, on first start). With --app-key (or $OPENMLKIT_HUB_APP_KEY), \
+            listing and downloading need that key. One access-log line per request goes to standard output.
+            Replicas: each hub its own --data, all the same --database postgres://... and --blobs DIR.
             """
     )
 
-    @Option(help: "The data directory (created if missing).")
+    @Option(help: "The data directory (created if missing; one hub per directory).")
     var data: String
+
+    @Option(help: "Where model files live (default DATA/blobs); replicas share one, on the same file system as DATA.")
+    var blobs: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "A PostgreSQL catalogue shared by replicas: postgres://USER[:PASSWORD]@HOST:PORT/DB[?sslmode=disable|prefer|require] (password also from $PGPASSWORD). Default: the SQLite file in DATA.",
+            valueName: "url"))
+    var database: String?
 
     @Option(help: "The address to listen on.")
     var host = "127.0.0.1"
@@ -72,7 +83,7 @@ struct HubServeCommand: AsyncParsableCommand {
     @Option(help: "The port to listen on (0 picks a free one; the chosen port is printed).")
     var port = 8080
 
-    @Option(name: .customLong("admin-token"), help: "The token publishing and deleting need.")
+    @Option(name: .customLong("admin-token"), help: "The token publishing, deleting and /metrics need.")
     var adminToken: String?
 
     @Option(name: .customLong("app-key"), help: "A key that reads and downloads must present.")
@@ -84,29 +95,85 @@ struct HubServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("download-rate"), help: "Limit each download to this many bytes per second.")
     var downloadRate: Int?
 
+    @Option(name: .customLong("header-timeout"), help: "Seconds a client has to send a request's headers.")
+    var headerTimeout: Double = 10
+
+    @Option(name: .customLong("idle-timeout"), help: "Seconds an idle keep-alive connection stays open.")
+    var idleTimeout: Double = 60
+
+    @Option(name: .customLong("min-body-rate"), help: "Slowest accepted upload, bytes per second (0: no limit).")
+    var minBodyRate = 1024
+
+    @Option(
+        name: .customLong("max-connections"),
+        help: "Connections held at once (default: from the open-file limit); at the limit the longest-idle one is closed.")
+    var maxConnections: Int?
+
+    @Option(name: .customLong("max-rollout-rules"), help: "The most rules one rollout may have.")
+    var maxRolloutRules = 100
+
+    @Option(
+        name: .customLong("trusted-proxy"),
+        help: "A load balancer's address whose X-Forwarded-For the access log believes (repeatable).")
+    var trustedProxies: [String] = []
+
+    @Option(name: .customLong("log-format"), help: "Access log format: text or json.")
+    var logFormat = "text"
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be within 0–65535") }
         guard maxUploadMB >= 1 else { throw ValidationError("--max-upload-mb must be at least 1") }
         if let downloadRate, downloadRate < 1024 { throw ValidationError("--download-rate must be at least 1024") }
+        guard headerTimeout > 0, headerTimeout <= 3600 else { throw ValidationError("--header-timeout must be within (0, 3600] seconds") }
+        guard idleTimeout > 0, idleTimeout <= 86400 else { throw ValidationError("--idle-timeout must be within (0, 86400] seconds") }
+        guard minBodyRate >= 0 else { throw ValidationError("--min-body-rate must not be negative") }
+        if let maxConnections, maxConnections < 1 { throw ValidationError("--max-connections must be at least 1") }
+        guard maxRolloutRules >= 1 else { throw ValidationError("--max-rollout-rules must be at least 1") }
+        guard AccessLogFormat(rawValue: logFormat) != nil else { throw ValidationError("--log-format must be text or json") }
     }
 
     func run() async throws {
         try await reportingErrors {
             let env = ProcessInfo.processInfo.environment
             let directory = URL(fileURLWithPath: data, isDirectory: true)
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            // The lock comes first: a second hub on this directory changes nothing before it exits.
+            let lock = try DataDirectoryLock(directory: directory)
             let token = try adminToken ?? env["OPENMLKIT_HUB_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
                 ?? storedAdminToken(in: directory)
+            let format = AccessLogFormat(rawValue: logFormat) ?? .text
+            var logger = Logger(label: "ModelHub")
+            logger.logLevel = .notice
             let configuration = HubConfiguration(
-                dataDirectory: directory, host: host, port: port, adminToken: token,
+                dataDirectory: directory, blobsDirectory: blobs.map { URL(fileURLWithPath: $0, isDirectory: true) },
+                host: host, port: port, adminToken: token,
                 appKey: appKey ?? env["OPENMLKIT_HUB_APP_KEY"].flatMap { $0.isEmpty ? nil : $0 },
                 maxUploadBytes: Int64(maxUploadMB) << 20, downloadBytesPerSecond: downloadRate,
-                accessLog: { line in printFlushed(line) })
-            let server = try HubServer(configuration: configuration)
-            let host = self.host
-            try await server.run { port in
-                printFlushed("ModelHub listening on http://\(host):\(port) (data: \(directory.path))")
+                maxRolloutRules: maxRolloutRules, headerTimeout: .milliseconds(Int64(headerTimeout * 1000)),
+                idleTimeout: .milliseconds(Int64(idleTimeout * 1000)), minBodyBytesPerSecond: minBodyRate,
+                maxConnections: maxConnections, trustedProxies: Set(trustedProxies), logFormat: format,
+                accessLog: { line in printFlushed(line) }, logger: logger)
+            HubServer.raiseFileLimit()
+            let server: HubServer
+            var closeCatalog: (@Sendable () async -> Void)?
+            if let database {
+                let url = try PostgresConnectionURL(database, environment: env)
+                let catalog = try await PostgresModelCatalog.connect(url, logger: logger)
+                closeCatalog = { await catalog.close() }
+                server = try HubServer(configuration: configuration, catalog: catalog, lock: lock)
+            } else {
+                server = try HubServer(configuration: configuration, lock: lock)
             }
+            let host = self.host
+            let storage = database.flatMap { try? PostgresConnectionURL($0, environment: env).redacted } ?? "SQLite in \(directory.path)"
+            do {
+                try await server.run { port in
+                    printFlushed("ModelHub listening on http://\(host):\(port) (data: \(directory.path), catalogue: \(storage))")
+                }
+            } catch {
+                await closeCatalog?()
+                throw error
+            }
+            await closeCatalog?()
         }
     }
 
@@ -127,6 +194,24 @@ struct HubServeCommand: AsyncParsableCommand {
     }
 }
 
+/// `mlkit hub keygen --out K`: an Ed25519 key pair for signing models.
+struct HubKeygenCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "keygen",
+        abstract: "Write an Ed25519 key pair for signing models: K (private, mode 0600) and K.pub (for apps).")
+
+    @Option(help: "The private key file to write (K.pub is written beside it); never overwritten.")
+    var out: String
+
+    func run() async throws {
+        try reportingErrors {
+            let key = ModelSigningKey()
+            try key.write(to: URL(fileURLWithPath: out))
+            print("wrote \(out) (private, keep it secret) and \(out).pub (public key \(key.publicKey.base64))")
+        }
+    }
+}
+
 /// `mlkit hub publish NAME FILE`: upload a new version.
 struct HubPublishCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -136,6 +221,8 @@ struct HubPublishCommand: AsyncParsableCommand {
     @Argument(help: "The .tflite file.") var file: String
     @OptionGroup var connection: HubConnectionOptions
     @OptionGroup var admin: AdminTokenOption
+    @Option(name: .customLong("sign-key"), help: "Sign the model's name and SHA-256 with this private key (from `hub keygen`).")
+    var signKey: String?
     @Flag(help: "Print the version as JSON.") var json = false
 
     func run() async throws {
@@ -143,12 +230,16 @@ struct HubPublishCommand: AsyncParsableCommand {
             guard HubNames.isValidModelName(name) else { throw ModelDownloadError.invalidModelName(name) }
             let url = URL(fileURLWithPath: file)
             guard FileManager.default.isReadableFile(atPath: url.path) else { throw CLIError("cannot read \(file)") }
+            let key = try signKey.map { try ModelSigningKey(contentsOf: URL(fileURLWithPath: $0)) }
             let client = try connection.client(adminToken: try admin.resolved())
-            let version = try await client.publish(name: name, fileURL: url, sha256: try sha256Hex(of: url))
+            let digest = try sha256Hex(of: url)
+            let signature = try key.map { try ModelSignature.sign(name: name, sha256: digest, with: $0) }
+            let version = try await client.publish(name: name, fileURL: url, sha256: digest, signature: signature)
             if json {
                 print(String(decoding: try HubJSON.encoder().encode(version), as: UTF8.self))
             } else {
-                print("published \(version.name) version \(version.version) (\(version.size) bytes, sha256 \(version.sha256))")
+                print(
+                    "published \(version.name) version \(version.version) (\(version.size) bytes, sha256 \(version.sha256)\(version.signature == nil ? "" : ", signed"))")
             }
         }
     }
@@ -159,11 +250,13 @@ struct HubListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "List the models on a hub and their versions.")
 
     @OptionGroup var connection: HubConnectionOptions
+    @Option(help: "The admin token, to see download counts (default: $OPENMLKIT_HUB_ADMIN_TOKEN).") var token: String?
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
         try await reportingErrors {
-            let models = try await connection.client().listModels()
+            let admin = token ?? ProcessInfo.processInfo.environment["OPENMLKIT_HUB_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+            let models = try await connection.client(adminToken: admin).listModels()
             if json {
                 struct Listing: Encodable { let models: [HubModel] }
                 print(String(decoding: try HubJSON.encoder().encode(Listing(models: models)), as: UTF8.self))
@@ -174,7 +267,10 @@ struct HubListCommand: AsyncParsableCommand {
                 let latest = model.latest.map { "latest v\($0.version)" } ?? "no versions"
                 print("\(model.name)  (\(model.versions.count) version(s), \(latest))")
                 for version in model.versions {
-                    print("  v\(version.version)  \(version.size) bytes  sha256 \(version.sha256)  \(iso8601(version.publishedAt))")
+                    let downloads = version.downloads.map { "  \($0) download\($0 == 1 ? "" : "s")" } ?? ""
+                    let signed = version.signature == nil ? "" : "  signed"
+                    print(
+                        "  v\(version.version)  \(version.size) bytes  sha256 \(version.sha256)  \(iso8601(version.publishedAt))\(downloads)\(signed)")
                 }
                 for rule in model.rollout.rules {
                     if let group = rule.group { print("  rollout: group \(group) -> v\(rule.version)") }
