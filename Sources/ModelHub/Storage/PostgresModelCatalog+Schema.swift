@@ -1,4 +1,6 @@
 import Foundation
+import Logging
+import NIOConcurrencyHelpers
 import PostgresNIO
 
 /// The catalogue's tables and their migrations.
@@ -40,18 +42,23 @@ extension PostgresModelCatalog {
     /// The schema version this code expects.
     static var currentSchemaVersion: Int { migrations.count }
 
-    /// Creates or migrates the schema under the advisory lock.
-    func migrate() async throws {
-        try await withConnection("migrating the schema") { [logger] connection in
-            try await connection.query("SELECT pg_advisory_lock(\(Self.migrationLockKey))", logger: logger)
+    /// Creates or migrates the schema under the advisory lock, on a connection of its own.
+    func migrate(_ configuration: PostgresConnection.Configuration) async throws {
+        let opened = NIOLockedValueBox<PostgresConnection?>(nil)
+        try await withDeadline("migrating the schema", connection: opened) { [logger] in
+            let connection = try await PostgresConnection.connect(
+                configuration: configuration, id: 0, logger: logger)
+            opened.withLockedValue { $0 = connection }
             do {
+                // The lock belongs to the session: closing the connection releases it, also on failure.
+                try await connection.query("SELECT pg_advisory_lock(\(Self.migrationLockKey))", logger: logger)
                 try await Self.applyMigrations(connection, logger: logger)
+                try await connection.query("SELECT pg_advisory_unlock(\(Self.migrationLockKey))", logger: logger)
             } catch {
-                // The lock belongs to the session; closing the connection releases it too.
-                _ = try? await connection.query("SELECT pg_advisory_unlock(\(Self.migrationLockKey))", logger: logger)
+                try? await connection.close()
                 throw error
             }
-            try await connection.query("SELECT pg_advisory_unlock(\(Self.migrationLockKey))", logger: logger)
+            try await connection.close()
         }
     }
 

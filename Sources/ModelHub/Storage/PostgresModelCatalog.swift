@@ -53,25 +53,36 @@ public final class PostgresModelCatalog: ModelCatalog {
     public static func connect(
         _ url: PostgresConnectionURL, logger: Logger, queryTimeout: Duration = .seconds(10), maximumConnections: Int = 8
     ) async throws -> PostgresModelCatalog {
-        var configuration = PostgresClient.Configuration(
-            host: url.host, port: url.port, username: url.user, password: url.password, database: url.database,
-            tls: tls(for: url.sslMode))
-        configuration.options.connectTimeout = queryTimeout
-        configuration.options.maximumConnections = max(1, maximumConnections)
         let milliseconds = queryTimeout.components.seconds * 1000 + queryTimeout.components.attoseconds / 1_000_000_000_000_000
-        configuration.options.additionalStartupParameters = [
+        let startupParameters = [
             ("statement_timeout", "\(milliseconds)"),
             ("idle_in_transaction_session_timeout", "\(milliseconds)"),
             ("application_name", "openmlkit-hub"),
         ]
+        var configuration = PostgresClient.Configuration(
+            host: url.host, port: url.port, username: url.user, password: url.password, database: url.database,
+            tls: tlsConfiguration(for: url.sslMode).map { url.sslMode == .require ? .require($0) : .prefer($0) } ?? .disable)
+        configuration.options.connectTimeout = queryTimeout
+        configuration.options.maximumConnections = max(1, maximumConnections)
+        configuration.options.additionalStartupParameters = startupParameters
         let catalog = PostgresModelCatalog(
             client: PostgresClient(configuration: configuration, backgroundLogger: logger), logger: logger,
             password: url.password, queryTimeout: queryTimeout)
         do {
-            try await catalog.migrate()
+            // A connection of its own rather than the pool's: the pool retries a failed login
+            // quietly, while this reports a wrong password or an unknown database at once.
+            var direct = PostgresConnection.Configuration(
+                host: url.host, port: url.port, username: url.user, password: url.password, database: url.database,
+                tls: .disable)
+            if let tls = try tlsConfiguration(for: url.sslMode).map({ try NIOSSLContext(configuration: $0) }) {
+                direct.tls = url.sslMode == .require ? .require(tls) : .prefer(tls)
+            }
+            direct.options.connectTimeout = .nanoseconds(Int64(milliseconds) * 1_000_000)
+            direct.options.additionalStartupParameters = startupParameters
+            try await catalog.migrate(direct)
         } catch {
             await catalog.close()
-            throw error
+            throw error as? HubStorageError ?? HubStorageError.database("connecting: \(catalog.describe(error))")
         }
         return catalog
     }
@@ -82,16 +93,18 @@ public final class PostgresModelCatalog: ModelCatalog {
         await runTask.value
     }
 
-    private static func tls(for mode: PostgresConnectionURL.SSLMode) -> PostgresClient.Configuration.TLS {
+    /// The TLS settings of a mode, nil for plain connections.
+    private static func tlsConfiguration(for mode: PostgresConnectionURL.SSLMode) -> TLSConfiguration? {
         switch mode {
         case .disable:
-            return .disable
+            return nil
         case .prefer:
+            // As libpq's prefer: encryption against eavesdroppers, no certificate check.
             var configuration = TLSConfiguration.makeClientConfiguration()
             configuration.certificateVerification = .none
-            return .prefer(configuration)
+            return configuration
         case .require:
-            return .require(.makeClientConfiguration())
+            return .makeClientConfiguration()
         }
     }
 
@@ -103,33 +116,11 @@ public final class PostgresModelCatalog: ModelCatalog {
         _ operation: String, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
         let leased = NIOLockedValueBox<PostgresConnection?>(nil)
-        do {
-            return try await withThrowingTaskGroup(of: Outcome<T>.self) { group in
-                group.addTask {
-                    try await .finished(
-                        self.client.withConnection { connection in
-                            leased.withLockedValue { $0 = connection }
-                            return try await body(connection)
-                        })
-                }
-                group.addTask {
-                    try await Task.sleep(for: self.queryTimeout)
-                    return .timedOut
-                }
-                defer { group.cancelAll() }
-                guard case .finished(let value) = try await group.next()! else {
-                    // Queries cannot be cancelled; closing the connection fails the one in flight.
-                    if let connection = leased.withLockedValue({ $0 }) {
-                        _ = connection.close() as EventLoopFuture<Void>
-                    }
-                    throw HubStorageError.database("\(operation): no answer from the database within \(queryTimeout)")
-                }
-                return value
+        return try await withDeadline(operation, connection: leased) {
+            try await self.client.withConnection { connection in
+                leased.withLockedValue { $0 = connection }
+                return try await body(connection)
             }
-        } catch let error as HubStorageError {
-            throw error
-        } catch {
-            throw HubStorageError.database("\(operation): \(describe(error))")
         }
     }
 
@@ -142,13 +133,44 @@ public final class PostgresModelCatalog: ModelCatalog {
         }
     }
 
+    /// Runs `body` within ``queryTimeout``; when the time is up, closes `connection` (queries cannot
+    /// be cancelled, but closing the connection fails the one in flight) and throws. Every failure
+    /// becomes ``HubStorageError/database(_:)``.
+    func withDeadline<T: Sendable>(
+        _ operation: String, connection: NIOLockedValueBox<PostgresConnection?>,
+        _ body: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        do {
+            return try await withThrowingTaskGroup(of: Outcome<T>.self) { group in
+                group.addTask { try await .finished(body()) }
+                group.addTask {
+                    try await Task.sleep(for: self.queryTimeout)
+                    return .timedOut
+                }
+                defer { group.cancelAll() }
+                guard case .finished(let value) = try await group.next()! else {
+                    if let connection = connection.withLockedValue({ $0 }) {
+                        _ = connection.close() as EventLoopFuture<Void>
+                    }
+                    throw HubStorageError.database(
+                        "\(operation): no answer (or no connection) from the database within \(queryTimeout)")
+                }
+                return value
+            }
+        } catch let error as HubStorageError {
+            throw error
+        } catch {
+            throw HubStorageError.database("\(operation): \(describe(error))")
+        }
+    }
+
     private enum Outcome<T: Sendable>: Sendable {
         case finished(T)
         case timedOut
     }
 
     /// A failure's message for logs and API answers: the server's message and SQLSTATE, never the password.
-    private func describe(_ error: any Error) -> String {
+    func describe(_ error: any Error) -> String {
         var message: String
         switch error {
         case let error as PostgresTransactionError:
