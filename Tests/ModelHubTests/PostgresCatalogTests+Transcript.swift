@@ -4,7 +4,7 @@ import OpenMLKit
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension PostgresCatalogTests {
@@ -17,14 +17,16 @@ extension PostgresCatalogTests {
         }
         func publish(_ name: String, _ seconds: TimeInterval, _ key: String, signature: String? = nil) async throws {
             let new = NewModelVersion(
-                name: name, size: Int64(seconds) % 997, sha256: String(repeating: "0f", count: 32), signature: signature,
+                name: name, size: Int64(seconds) % 997, sha256: String(repeating: "0f", count: 32),
+                signature: signature,
                 blobKey: key, publishedAt: Date(timeIntervalSince1970: seconds))
             try record("addVersion \(name)", try await catalog.addVersion(new))
         }
 
         try record("models (empty)", try await catalog.models())
         try record("model missing", try await catalog.model(named: "missing"))
-        try record("storedVersion missing", try await catalog.storedVersion(name: "missing", version: 1).map(StoredLine.init))
+        try record(
+            "storedVersion missing", try await catalog.storedVersion(name: "missing", version: 1).map(StoredLine.init))
         try record("referencedBlobKeys (empty)", try await catalog.referencedBlobKeys().sorted())
         // Names whose byte order differs from a locale's order: SQLite compares bytes.
         try await publish("beta", 1_700_000_000, "key-b1")
@@ -35,9 +37,12 @@ extension PostgresCatalogTests {
         try await publish("beta", 1_700_000_500, "key-b3", signature: "b3Rogp==")
         try record("models", try await catalog.models())
         try record("model beta", try await catalog.model(named: "beta"))
-        try record("storedVersion beta 2", try await catalog.storedVersion(name: "beta", version: 2).map(StoredLine.init))
-        try record("storedVersion beta 4", try await catalog.storedVersion(name: "beta", version: 4).map(StoredLine.init))
-        let rollout = HubRollout(rules: [.group("beta-testers", version: 3), .percent(25, version: 2)], defaultVersion: 1)
+        try record(
+            "storedVersion beta 2", try await catalog.storedVersion(name: "beta", version: 2).map(StoredLine.init))
+        try record(
+            "storedVersion beta 4", try await catalog.storedVersion(name: "beta", version: 4).map(StoredLine.init))
+        let rollout = HubRollout(
+            rules: [.group("beta-testers", version: 3), .percent(25, version: 2)], defaultVersion: 1)
         try record("setRollout beta", try await catalog.setRollout(rollout, for: "beta"))
         try record("setRollout missing", try await catalog.setRollout(rollout, for: "missing"))
         try record("model beta after rollout", try await catalog.model(named: "beta"))
@@ -49,7 +54,8 @@ extension PostgresCatalogTests {
         ])
         try await catalog.addDownloads([ModelVersionKey(name: "beta", version: 1): 1])
         try record("models after downloads", try await catalog.models())
-        try record("storedVersion beta 1", try await catalog.storedVersion(name: "beta", version: 1).map(StoredLine.init))
+        try record(
+            "storedVersion beta 1", try await catalog.storedVersion(name: "beta", version: 1).map(StoredLine.init))
         try record("referencedBlobKeys", try await catalog.referencedBlobKeys().sorted())
         try record("deleteModel beta", try await catalog.deleteModel(named: "beta"))
         try record("deleteModel beta again", try await catalog.deleteModel(named: "beta"))
@@ -99,7 +105,9 @@ final class SilentServer: Sendable {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = 0
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard bound == 0, listen(fd, 16) == 0 else {
             Glibc.close(fd)

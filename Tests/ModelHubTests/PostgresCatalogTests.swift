@@ -7,7 +7,9 @@ import Testing
 ///
 /// Several catalogues on one database stand for several hub processes: each has its own
 /// connection pool, so the only thing they share is the server.
-@Suite("PostgresCatalog on a real server", .enabled(if: TestPostgres.enabled, TestPostgres.skipReason), .timeLimit(.minutes(2)))
+@Suite(
+    "PostgresCatalog on a real server", .enabled(if: TestPostgres.enabled, TestPostgres.skipReason),
+    .timeLimit(.minutes(2)))
 struct PostgresCatalogTests {
     @Test func migrationIsIdempotentAndSafeForConcurrentReplicas() async throws {
         try await TestPostgres.withFreshDatabase { url in
@@ -29,7 +31,8 @@ struct PostgresCatalogTests {
                     #expect(names == (0..<4).map { "replica-\($0)" })
                 }
             }
-            let versions = try await TestPostgres.rows("SELECT version::text FROM schema_version ORDER BY version", on: url)
+            let versions = try await TestPostgres.rows(
+                "SELECT version::text FROM schema_version ORDER BY version", on: url)
             #expect(versions == [["1"]])
         }
     }
@@ -173,10 +176,12 @@ struct PostgresCatalogTests {
         let silent = try SilentServer()
         defer { silent.close() }
         let url = PostgresConnectionURL(
-            user: "hub", password: "S3cr3t-Pa55", host: "127.0.0.1", port: silent.port, database: "d", sslMode: .disable)
+            user: "hub", password: "S3cr3t-Pa55", host: "127.0.0.1", port: silent.port, database: "d", sslMode: .disable
+        )
         let started = ContinuousClock.now
         do {
-            let catalog = try await PostgresModelCatalog.connect(url, logger: TestPostgres.quietLogger, queryTimeout: .seconds(1))
+            let catalog = try await PostgresModelCatalog.connect(
+                url, logger: TestPostgres.quietLogger, queryTimeout: .seconds(1))
             await catalog.close()
             Issue.record("connected to a server that never answers")
         } catch let error as HubStorageError {
@@ -195,7 +200,8 @@ struct PostgresCatalogTests {
             _ = try await PostgresModelCatalog.connect(url, logger: TestPostgres.quietLogger, queryTimeout: .seconds(3))
         } catch {
             // The server's own answer, not a timeout.
-            #expect(error.localizedDescription.contains("password authentication failed"), "\(error.localizedDescription)")
+            #expect(
+                error.localizedDescription.contains("password authentication failed"), "\(error.localizedDescription)")
             for text in [error.localizedDescription, "\(error)", String(reflecting: error)] {
                 #expect(!text.contains("Wr0ng-S3cr3t"), "the password leaked: \(text)")
             }

@@ -6,10 +6,16 @@ import Testing
 struct PostgresCatalogURLTests {
     @Test func bothSchemesDefaultsAndPort() throws {
         let short = try PostgresConnectionURL(parsing: "postgres://hub:pw@db.example:6543/catalogue")
-        #expect(short == PostgresConnectionURL(user: "hub", password: "pw", host: "db.example", port: 6543, database: "catalogue"))
+        #expect(
+            short
+                == PostgresConnectionURL(
+                    user: "hub", password: "pw", host: "db.example", port: 6543, database: "catalogue"))
         #expect(short.sslMode == .prefer)
         let long = try PostgresConnectionURL(parsing: "postgresql://hub@127.0.0.1/catalogue")
-        #expect(long == PostgresConnectionURL(user: "hub", password: nil, host: "127.0.0.1", port: 5432, database: "catalogue"))
+        #expect(
+            long
+                == PostgresConnectionURL(
+                    user: "hub", password: nil, host: "127.0.0.1", port: 5432, database: "catalogue"))
         let ipv6 = try PostgresConnectionURL(parsing: "postgres://hub@[::1]:7000/db")
         #expect(ipv6.host == "::1")
         #expect(ipv6.port == 7000)

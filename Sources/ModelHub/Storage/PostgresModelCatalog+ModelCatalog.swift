@@ -51,10 +51,12 @@ extension PostgresModelCatalog {
         let rollout = try Self.json(HubRollout())
         let milliseconds = Self.milliseconds(new.publishedAt)
         return try await withTransaction("publishing \(new.name)") { [logger] connection in
-            // The model's row lock serializes publishes of one name across processes. A model deleted
-            // between the insert and the lock is created again by the next round.
+            // The model's row lock serializes publishes of one name across processes. When a delete
+            // commits between the insert and the lock, the lock finds no row and the next round
+            // creates the model again; each lost round means another process made progress, and the
+            // operation's deadline bounds the whole.
             var locked = false
-            for _ in 0..<3 where !locked {
+            for _ in 0..<Self.publishRounds where !locked {
                 try await connection.query(
                     """
                     INSERT INTO model (name, rollout, created_at)
@@ -66,7 +68,8 @@ extension PostgresModelCatalog {
                 ).collect().isEmpty
             }
             guard locked else {
-                throw HubStorageError.database("publishing \(new.name): the model was deleted during the publish")
+                throw HubStorageError.database(
+                    "the model was deleted during the publish \(Self.publishRounds) times in a row")
             }
             var last = 0
             for try await value in try await connection.query(
@@ -141,6 +144,9 @@ extension PostgresModelCatalog {
             }
         }
     }
+
+    /// How often a publish tries to create and lock its model while deletes keep removing it.
+    private static let publishRounds = 100
 
     // MARK: Rows
 

@@ -78,7 +78,8 @@ extension PostgresModelCatalog {
         }
         guard applied <= currentSchemaVersion else {
             throw HubStorageError.database(
-                "the database's schema version \(applied) is newer than this hub's (\(currentSchemaVersion)); upgrade the hub")
+                "the database's schema version \(applied) is newer than this hub's (\(currentSchemaVersion)); upgrade the hub"
+            )
         }
         for (index, statements) in migrations.enumerated() where index + 1 > applied {
             let version = index + 1

@@ -53,7 +53,8 @@ public final class PostgresModelCatalog: ModelCatalog {
     public static func connect(
         _ url: PostgresConnectionURL, logger: Logger, queryTimeout: Duration = .seconds(10), maximumConnections: Int = 8
     ) async throws -> PostgresModelCatalog {
-        let milliseconds = queryTimeout.components.seconds * 1000 + queryTimeout.components.attoseconds / 1_000_000_000_000_000
+        let milliseconds =
+            queryTimeout.components.seconds * 1000 + queryTimeout.components.attoseconds / 1_000_000_000_000_000
         let startupParameters = [
             ("statement_timeout", "\(milliseconds)"),
             ("idle_in_transaction_session_timeout", "\(milliseconds)"),
@@ -61,7 +62,8 @@ public final class PostgresModelCatalog: ModelCatalog {
         ]
         var configuration = PostgresClient.Configuration(
             host: url.host, port: url.port, username: url.user, password: url.password, database: url.database,
-            tls: tlsConfiguration(for: url.sslMode).map { url.sslMode == .require ? .require($0) : .prefer($0) } ?? .disable)
+            tls: tlsConfiguration(for: url.sslMode).map { url.sslMode == .require ? .require($0) : .prefer($0) }
+                ?? .disable)
         configuration.options.connectTimeout = queryTimeout
         configuration.options.maximumConnections = max(1, maximumConnections)
         configuration.options.additionalStartupParameters = startupParameters
