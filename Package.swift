@@ -3,7 +3,7 @@ import PackageDescription
 
 // Modules split only where dependencies differ: the runtime needs nothing but the toolchain, the
 // ML Kit layer adds hashing for verified downloads, vision links the system image codecs, and the
-// hub pulls the HTTP server and SQLite.
+// hub pulls the HTTP server, SQLite and the PostgreSQL client.
 let package = Package(
     name: "OpenMLKit",
     platforms: [.macOS(.v14), .iOS(.v17)],
@@ -20,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),
     ],
     targets: [
         // The runtime depends on nothing but the toolchain. Its kernels hand raw buffer pointers to
@@ -58,6 +59,7 @@ let package = Package(
                 "TFLiteRuntime",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
@@ -88,9 +90,10 @@ let package = Package(
             name: "OpenMLKitVisionTests",
             dependencies: ["OpenMLKitVision", "OpenMLKit", "TFLiteRuntime"]
         ),
+        // The tests reach PostgreSQL directly to create a fresh database for each test.
         .testTarget(
             name: "ModelHubTests",
-            dependencies: ["ModelHub", "OpenMLKit"]
+            dependencies: ["ModelHub", "OpenMLKit", .product(name: "PostgresNIO", package: "postgres-nio")]
         ),
         .testTarget(
             name: "mlkitTests",

@@ -92,6 +92,10 @@ public struct HubServer: Sendable {
         try await serviceGroup(onListening: onListening, signals: [.sigterm, .sigint]).run()
     }
 
+    /// Raises the process's open-file limit to its hard limit (at most 65 536), so the default
+    /// connection limit (derived from it) is as high as the system allows.
+    public static func raiseFileLimit() { FileLimit.raise() }
+
     /// Releases the data directory without running (a server made but never started).
     public func close() { lock.release() }
 

@@ -156,7 +156,7 @@ struct HubServeCommand: AsyncParsableCommand {
             let server: HubServer
             var closeCatalog: (@Sendable () async -> Void)?
             if let database {
-                let url = try PostgresConnectionURL(database, environment: env)
+                let url = try PostgresConnectionURL(parsing: database, environmentPassword: env["PGPASSWORD"])
                 let catalog = try await PostgresModelCatalog.connect(url, logger: logger)
                 closeCatalog = { await catalog.close() }
                 server = try HubServer(configuration: configuration, catalog: catalog, lock: lock)
@@ -164,7 +164,7 @@ struct HubServeCommand: AsyncParsableCommand {
                 server = try HubServer(configuration: configuration, lock: lock)
             }
             let host = self.host
-            let storage = database.flatMap { try? PostgresConnectionURL($0, environment: env).redacted } ?? "SQLite in \(directory.path)"
+            let storage = database.flatMap { try? PostgresConnectionURL(parsing: $0, environmentPassword: nil).redacted } ?? "SQLite"
             do {
                 try await server.run { port in
                     printFlushed("ModelHub listening on http://\(host):\(port) (data: \(directory.path), catalogue: \(storage))")
