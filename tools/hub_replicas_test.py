@@ -579,6 +579,13 @@ def run(args, results: Results, processes: Processes, postgres: "Postgres", work
                       file_digests == catalogued_digests and not planted.exists(),
                       f"{len(files)} files, {total_versions} versions, planted orphan "
                       f"{'still there' if planted.exists() else 'removed'}")
+        counted = 0
+        try:
+            out = subprocess.run([mlkit, "hub", "list", "--server", a.url(), "--token", ADMIN_TOKEN, "--json"],
+                                 capture_output=True, text=True, timeout=30)
+            counted = sum(v.get("downloads", 0) for m in json.loads(out.stdout)["models"] for v in m["versions"])
+        except (ValueError, KeyError, subprocess.SubprocessError):
+            pass
         staging = [p for r in (a, b) for p in (r.data / "staging").glob("*")]
         results.check("no uploads left in staging", not staging, ", ".join(str(p) for p in staging[:3]))
 
@@ -621,6 +628,8 @@ def run(args, results: Results, processes: Processes, postgres: "Postgres", work
         nginx_errors = (work / "nginx-error.log").read_text(errors="replace") if (work / "nginx-error.log").exists() else ""
         log(f"nginx upstream errors (nginx retried or cut the answer): "
             f"{sum(1 for line in nginx_errors.splitlines() if 'upstream' in line)}")
+        log(f"downloads counted by the catalogue: {counted} of {load.downloads_ok + total_versions} completed "
+            "(counts are batched; a killed replica loses its unsaved batch)")
         log(f"orphans before reconciliation: {orphans_before}, after: {orphans_after}")
         log(f"kill at {killed_at:.1f} s; load {load_elapsed:.1f} s; elapsed {time.monotonic() - began:.1f} s")
     finally:

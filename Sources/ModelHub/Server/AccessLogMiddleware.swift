@@ -31,6 +31,13 @@ struct AccessLogMiddleware: RouterMiddleware {
             time: Date(), client: clientAddress(request, context), method: request.method.rawValue, path: request.uri.path,
             status: response.status.code, range: request.headers[.range].map { String($0.prefix(100)) }, model: context.parameters.get("name"),
             version: context.parameters.get("version").flatMap(Int.init))
+        if request.method == .head {
+            // The router drops a HEAD answer's body after this returns: log it now.
+            let duration = ContinuousClock.now - start
+            metrics.request(route: route, method: entry.method, status: entry.status, duration: duration)
+            log?(entry.line(format: format, bytes: 0, duration: duration, broken: false))
+            return response
+        }
         let body = response.body
         let log = self.log
         let format = self.format

@@ -32,7 +32,7 @@ public struct HubError: Error, Sendable, HTTPResponseError {
 
     /// The JSON body of an error answer.
     static func body(status: HTTPResponse.Status, message: String) -> Data {
-        (try? JSONSerialization.data(withJSONObject: ["error": ["message": message, "status": status.code]], options: [.sortedKeys]))
+        (try? JSONSerialization.data(withJSONObject: ["error": ["message": message, "status": status.code]], options: [.sortedKeys, .withoutEscapingSlashes]))
             ?? Data(#"{"error":{"message":"error","status":500}}"#.utf8)
     }
 

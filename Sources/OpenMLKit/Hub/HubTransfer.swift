@@ -158,18 +158,20 @@ final class HubTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         newRequest: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
     ) {
         let target = newRequest.url?.absoluteString ?? "?"
+        // Refusing is answering nil: the task then ends with the redirect answer itself. (It must
+        // not be cancelled here: FoundationNetworking traps on a redirect callback after cancel.)
+        func refuse(_ message: String) {
+            lock.withLock { if failure == nil { failure = .redirectRefused(message) } }
+            completionHandler(nil)
+        }
         switch redirects {
         case .never:
-            fail(.redirectRefused("the hub redirected this request to \(target); requests that change the hub are never redirected"))
-            completionHandler(nil)
+            refuse("the hub redirected this request to \(target); requests that change the hub are never redirected")
         case .sameOriginWithCredentials:
-            if Self.sameOrigin(request.url, newRequest.url) {
+            if Self.sameOrigin(request.url, newRequest.url) || !carriesCredentials {
                 completionHandler(newRequest)
-            } else if carriesCredentials {
-                fail(.redirectRefused("the hub redirected to another origin (\(target)); the app key and admin token are never sent there"))
-                completionHandler(nil)
             } else {
-                completionHandler(newRequest)
+                refuse("the hub redirected to another origin (\(target)); the app key and admin token are never sent there")
             }
         }
     }

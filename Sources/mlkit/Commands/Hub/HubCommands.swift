@@ -120,6 +120,14 @@ struct HubServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("log-format"), help: "Access log format: text or json.")
     var logFormat = "text"
 
+    @Option(
+        name: .customLong("orphan-grace"),
+        help: "Seconds an unreferenced blob must be old before it is removed (keep it longer than any publish takes).")
+    var orphanGrace: Double = 3600
+
+    @Option(name: .customLong("reconcile-interval"), help: "Seconds between looks for unreferenced blobs (also at start).")
+    var reconcileInterval: Double = 600
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be within 0–65535") }
         guard maxUploadMB >= 1 else { throw ValidationError("--max-upload-mb must be at least 1") }
@@ -130,6 +138,8 @@ struct HubServeCommand: AsyncParsableCommand {
         if let maxConnections, maxConnections < 1 { throw ValidationError("--max-connections must be at least 1") }
         guard maxRolloutRules >= 1 else { throw ValidationError("--max-rollout-rules must be at least 1") }
         guard AccessLogFormat(rawValue: logFormat) != nil else { throw ValidationError("--log-format must be text or json") }
+        guard orphanGrace >= 0 else { throw ValidationError("--orphan-grace must not be negative") }
+        guard reconcileInterval >= 1 else { throw ValidationError("--reconcile-interval must be at least 1 second") }
     }
 
     func run() async throws {
@@ -151,7 +161,9 @@ struct HubServeCommand: AsyncParsableCommand {
                 maxRolloutRules: maxRolloutRules, headerTimeout: .milliseconds(Int64(headerTimeout * 1000)),
                 idleTimeout: .milliseconds(Int64(idleTimeout * 1000)), minBodyBytesPerSecond: minBodyRate,
                 maxConnections: maxConnections, trustedProxies: Set(trustedProxies), logFormat: format,
-                accessLog: { line in printFlushed(line) }, logger: logger)
+                accessLog: { line in printFlushed(line) }, logger: logger,
+                orphanGracePeriod: .milliseconds(Int64(orphanGrace * 1000)),
+                reconcileInterval: .milliseconds(Int64(reconcileInterval * 1000)))
             HubServer.raiseFileLimit()
             let server: HubServer
             var closeCatalog: (@Sendable () async -> Void)?

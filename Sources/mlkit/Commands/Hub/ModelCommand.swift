@@ -37,14 +37,32 @@ struct ModelDownloadCommand: AsyncParsableCommand {
     @OptionGroup var cache: CacheOption
     @Option(name: .customLong("group"), help: "A rollout group this installation belongs to (repeatable).") var groups: [String] = []
     @Flag(name: .customLong("no-cellular"), help: "Refuse to download on a metered or unknown network.") var noCellular = false
+    @Option(help: "Give up when the model file has not arrived within this many seconds.") var timeout: Double = 3600
+    @Option(
+        name: .customLong("min-rate"),
+        help: "Give up when the hub sends fewer bytes per second than this, averaged over 20 s (0: never).")
+    var minRate = 1024
+    @Option(
+        name: .customLong("trust"),
+        help: "A public key file (from `hub keygen`): install only models signed by it (repeatable; any one suffices).")
+    var trust: [String] = []
+
+    func validate() throws {
+        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+        guard minRate >= 0 else { throw ValidationError("--min-rate must not be negative") }
+    }
 
     func run() async throws {
         try await reportingErrors {
             guard HubNames.isValidModelName(name) else { throw ModelDownloadError.invalidModelName(name) }
             let client = try connection.client()
+            let keys = try trust.map { try ModelSigningPublicKey(contentsOf: URL(fileURLWithPath: $0)) }
             let manager = ModelManager(
                 configuration: .init(
-                    hubURL: client.baseURL, appKey: client.appKey, cacheDirectory: cache.directory, userGroups: groups))
+                    hubURL: client.baseURL, appKey: client.appKey, cacheDirectory: cache.directory, userGroups: groups,
+                    downloadLimits: HubTransferLimits(timeout: timeout, minimumBytesPerSecond: minRate),
+                    requestLimits: HubTransferLimits(timeout: min(timeout, 30), minimumBytesPerSecond: 0),
+                    trustedSigningKeys: keys))
             let model = CustomRemoteModel(name: name)
             let before = manager.downloadedModel(model)
             let progress = manager.download(model, conditions: ModelDownloadConditions(allowsCellularAccess: !noCellular))
