@@ -29,16 +29,18 @@ final class TestHub: @unchecked Sendable {
     var reader: ModelHubClient { ModelHubClient(baseURL: url, appKey: appKey) }
     let appKey: String?
 
-    init(appKey: String? = nil, maxUploadBytes: Int64 = 64 << 20, downloadBytesPerSecond: Int? = nil, directory: URL? = nil)
-        async throws
-    {
+    init(
+        appKey: String? = nil, maxUploadBytes: Int64 = 64 << 20, downloadBytesPerSecond: Int? = nil, directory: URL? = nil,
+        configure: (inout HubConfiguration) -> Void = { _ in }
+    ) async throws {
         let directory = try directory ?? temporaryDirectory("hub")
         let log = LogLines()
-        let server = try HubServer(
-            configuration: HubConfiguration(
-                dataDirectory: directory, port: 0, adminToken: Self.adminToken, appKey: appKey,
-                maxUploadBytes: maxUploadBytes, downloadBytesPerSecond: downloadBytesPerSecond,
-                accessLog: { log.append($0) }))
+        var configuration = HubConfiguration(
+            dataDirectory: directory, port: 0, adminToken: Self.adminToken, appKey: appKey,
+            maxUploadBytes: maxUploadBytes, downloadBytesPerSecond: downloadBytesPerSecond,
+            accessLog: { log.append($0) })
+        configure(&configuration)
+        let server = try HubServer(configuration: configuration)
         self.directory = directory
         self.appKey = appKey
         self.log = log
@@ -46,6 +48,19 @@ final class TestHub: @unchecked Sendable {
     }
 
     var accessLog: [String] { log.lines }
+    var server: HubServer { running.server }
+    var blobsDirectory: URL { running.server.configuration.effectiveBlobsDirectory }
+
+    /// Waits up to `seconds` for `condition` (access-log lines and download counts are written a
+    /// moment after the answer).
+    func eventually(_ seconds: Double = 5, _ condition: () async throws -> Bool) async rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try await condition() { return true }
+            try? await Task.sleep(nanoseconds: 50_000_000)
+        }
+        return try await condition()
+    }
 
     func stop() async { await running.stop() }
 
@@ -83,4 +98,66 @@ func temporaryDirectory(_ label: String) throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("openmlkit-\(label)-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A plain TCP connection to the hub, for what URLSession will not send: slow or malformed
+/// requests, connections that never send anything.
+final class RawSocket {
+    let fd: Int32
+
+    init(port: Int) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard result == 0 else {
+            close(fd)
+            throw POSIXError(.ECONNREFUSED)
+        }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    deinit { close(fd) }
+
+    /// Sends bytes; false when the hub has closed the connection.
+    @discardableResult
+    func send(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        return bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count
+    }
+
+    /// Everything the hub sends until it closes (or 10 s pass).
+    func readAll() -> String {
+        var data = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = recv(fd, &buffer, buffer.count, 0)
+            if n <= 0 { break }
+            data.append(contentsOf: buffer[0..<n])
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Whether the hub has closed the connection (a read returns end-of-file within `seconds`).
+    func isClosedByPeer(within seconds: Int) -> Bool {
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var byte: UInt8 = 0
+        while true {
+            let n = recv(fd, &byte, 1, 0)
+            if n == 0 { return true }
+            if n < 0 { return errno == ECONNRESET }
+        }
+    }
 }
