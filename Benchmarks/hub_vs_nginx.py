@@ -255,7 +255,8 @@ def main() -> int:
 
     cpu, simd = machine()
     date = datetime.date.today().isoformat()
-    command = (f"python3 Benchmarks/hub_vs_nginx.py --mlkit {os.path.relpath(mlkit, ROOT)} --threads {args.threads} "
+    shown = os.path.relpath(mlkit, ROOT) if Path(mlkit).is_relative_to(ROOT) else mlkit
+    command = (f"python3 Benchmarks/hub_vs_nginx.py --mlkit {shown} --threads {args.threads} "
                f"--connections {args.connections} --duration {args.duration} --rounds {args.rounds}")
     lines = [
         "## ModelHub downloads vs nginx",
