@@ -7,12 +7,13 @@ import OpenMLKit
 /// Version numbers are assigned inside a write transaction, so concurrent publishes of one name
 /// get consecutive numbers.
 public final class SQLiteModelCatalog: ModelCatalog {
-    private let database: DatabaseQueue
+    private let database: DatabasePool
 
     /// Opens (creating and migrating if needed) the catalogue at `path`.
     public init(path: String) throws {
         do {
-            database = try DatabaseQueue(path: path)
+            // A pool (WAL mode): downloads read concurrently while a publish writes.
+            database = try DatabasePool(path: path)
             var migrator = DatabaseMigrator()
             migrator.registerMigration("v1") { db in
                 try db.create(table: "model") { t in
