@@ -195,7 +195,7 @@ def main() -> int:
         log(f"missing models: {', '.join(missing)}")
         return 1
     ensure_tools()
-    mlkit = str(Path(args.mlkit).resolve())
+    mlkit = str(Path(args.mlkit).absolute())
 
     work = Path(tempfile.mkdtemp(prefix="hub-vs-nginx-"))
     os.chmod(work, 0o755)
@@ -241,9 +241,11 @@ def main() -> int:
                         f"({result['requests']} requests, p50 {result['p50']}, p99 {result['p99']})")
             hub_rps = statistics.median(r["rps"] for r in runs["hub"])
             nginx_rps = statistics.median(r["rps"] for r in runs["nginx"])
-            hub_p50 = sorted(runs["hub"], key=lambda r: r["rps"])[len(runs["hub"]) // 2]["p50"]
-            nginx_p50 = sorted(runs["nginx"], key=lambda r: r["rps"])[len(runs["nginx"]) // 2]["p50"]
-            rows.append((path.name, size, hub_rps, nginx_rps, hub_p50, nginx_p50,
+            # Latencies of the median round (by requests/s).
+            hub_mid = sorted(runs["hub"], key=lambda r: r["rps"])[len(runs["hub"]) // 2]
+            nginx_mid = sorted(runs["nginx"], key=lambda r: r["rps"])[len(runs["nginx"]) // 2]
+            rows.append((path.name, size, hub_rps, nginx_rps, f"{hub_mid['p50']} / {hub_mid['p99']}",
+                         f"{nginx_mid['p50']} / {nginx_mid['p99']}",
                          [r["rps"] for r in runs["hub"]], [r["rps"] for r in runs["nginx"]]))
 
         logged = sum(1 for line in access_log.read_text(errors="replace").splitlines() if " GET " in line)
@@ -266,14 +268,15 @@ def main() -> int:
         f"SQLite catalogue) and nginx ({version_of(['nginx', '-v'])}, the same bytes as a static file, "
         f"`sendfile on`, access log on) measured alternately, {args.rounds} rounds each; median requests/s. "
         f"Everything on loopback on one machine: {cpu}, {os.cpu_count()} logical CPUs ({simd}); "
-        f"wrk, the server and the kernel share those CPUs. MB/s is 10^6 bytes of body per second.",
+        f"wrk, the server and the kernel share those CPUs. MB/s is 10^6 bytes of body per second; latencies "
+        f"are wrk's, from the median round.",
         "",
-        "| file | size | hub req/s | nginx req/s | hub / nginx | hub MB/s | nginx MB/s | hub p50 | nginx p50 |",
+        "| file | size | hub req/s | nginx req/s | hub / nginx | hub MB/s | nginx MB/s | hub p50 / p99 | nginx p50 / p99 |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    for name, size, hub_rps, nginx_rps, hub_p50, nginx_p50, _, _ in rows:
+    for name, size, hub_rps, nginx_rps, hub_latency, nginx_latency, _, _ in rows:
         lines.append(f"| {name} | {size:,} B | {hub_rps:,.0f} | {nginx_rps:,.0f} | **{hub_rps / nginx_rps:.2f}** | "
-                     f"{hub_rps * size / 1e6:,.0f} | {nginx_rps * size / 1e6:,.0f} | {hub_p50} | {nginx_p50} |")
+                     f"{hub_rps * size / 1e6:,.0f} | {nginx_rps * size / 1e6:,.0f} | {hub_latency} | {nginx_latency} |")
     lines += [
         "",
         "Rounds (req/s): " + "; ".join(
