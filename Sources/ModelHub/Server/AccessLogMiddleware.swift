@@ -48,7 +48,10 @@ struct AccessLogMiddleware: RouterMiddleware {
             do { try await body.write(CountingWriter(inner: writer, bytes: bytes)) } catch { failure = error }
             let duration = ContinuousClock.now - start
             metrics.request(route: route, method: entry.method, status: entry.status, duration: duration)
-            log?(entry.line(format: format, bytes: bytes.value, duration: duration, broken: failure != nil))
+            // A complete answer sent its announced length (a sendfile ticket stands for the file's
+            // bytes); a broken one, what was handed over before it broke.
+            let sent = failure == nil ? Int64(body.contentLength ?? Int(bytes.value)) : bytes.value
+            log?(entry.line(format: format, bytes: sent, duration: duration, broken: failure != nil))
             if let failure { throw failure }
         }
         return response

@@ -59,7 +59,8 @@ final class ConnectionRegistry: Sendable {
 }
 
 /// One per connection, after the HTTP codec: enforces ``ConnectionLimits``, takes part in the
-/// ``ConnectionRegistry``, and answers the HTTP parser's errors with the hub's JSON error body.
+/// ``ConnectionRegistry``, answers the HTTP parser's errors with the hub's JSON error body, and
+/// puts a ``FileRegionSwapper`` above the encoder.
 final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -68,6 +69,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     private let limits: ConnectionLimits
     private let registry: ConnectionRegistry
+    private let fileRegions: FileRegionTable?
     private var timer: Scheduled<Void>?
     private var requestsStarted = 0
     private var responsesEnded = 0
@@ -76,9 +78,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var receivingBody = false
     private var closing = false
 
-    init(limits: ConnectionLimits, registry: ConnectionRegistry) {
+    init(limits: ConnectionLimits, registry: ConnectionRegistry, fileRegions: FileRegionTable?) {
         self.limits = limits
         self.registry = registry
+        self.fileRegions = fileRegions
     }
 
     private var id: ObjectIdentifier { ObjectIdentifier(self) }
@@ -88,6 +91,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             closing = true
             context.close(promise: nil)
             return
+        }
+        // The ticket swapper goes right above the HTTP/1 encoder, where bodies may be file regions.
+        if let fileRegions, let encoder = try? context.pipeline.syncOperations.handler(type: HTTPResponseEncoder.self) {
+            try? context.pipeline.syncOperations.addHandler(FileRegionSwapper(table: fileRegions), position: .after(encoder))
         }
         arm(context, after: limits.headerTimeout)
     }

@@ -53,6 +53,9 @@ public struct HubConfiguration: Sendable {
     public var reconcileInterval: Duration
     /// How often completed downloads are added to the catalogue's counts (default 2 s).
     public var downloadCountInterval: Duration
+    /// Whether downloads of 16 KiB or more are sent with `sendfile` (default true); false copies
+    /// them through the process in 1 MiB buffers (``downloadBytesPerSecond`` always does).
+    public var useSendfile = true
 
     /// A configuration. `adminToken` must not be empty.
     public init(

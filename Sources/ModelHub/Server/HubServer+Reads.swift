@@ -74,6 +74,20 @@ extension HubServer {
         let wholeFile = status == .ok
         let counter = downloads
         let metrics = self.metrics
+        if rate == nil, part.length >= 16 * 1024, let ticket = fileRegions.map({ blob.ticket(in: $0, part) }) ?? nil {
+            // sendfile: the file's bytes go from the page cache to the socket without a copy here.
+            let length = part.length
+            let body = ResponseBody(contentLength: Int(length)) { writer in
+                try await writer.write(ticket)
+                try await writer.finish(nil)
+                metrics.downloadBytes(model: name, version: number, bytes: length)
+                if wholeFile {
+                    counter.add(name: name, version: number)
+                    metrics.downloadCompleted(model: name, version: number)
+                }
+            }
+            return Response(status: status, headers: headers, body: body)
+        }
         let body = ResponseBody(contentLength: Int(max(0, part.length))) { writer in
             var offset = part.start
             let end = part.end + 1
@@ -126,6 +140,17 @@ final class OpenBlob: Sendable {
     }
 
     deinit { close(descriptor) }
+
+    /// Registers `part` of this blob for ``FileRegionSwapper`` (on its own duplicate descriptor);
+    /// nil when the descriptor cannot be duplicated.
+    func ticket(in table: FileRegionTable, _ part: ByteRange) -> ByteBuffer? {
+        let copy = dup(descriptor)
+        guard copy >= 0 else { return nil }
+        return table.register(
+            .init(
+                handle: NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: copy), offset: Int(part.start),
+                length: Int(part.length)))
+    }
 
     /// `count` bytes from `offset`, read straight into a buffer.
     func read(at offset: Int64, count: Int) throws -> ByteBuffer {

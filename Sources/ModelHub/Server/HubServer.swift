@@ -40,6 +40,8 @@ public struct HubServer: Sendable {
     public let metrics: HubMetrics
     let downloads = DownloadCounter()
     let connections: ConnectionRegistry
+    /// Downloads handed to `sendfile` (nil: copy through buffers).
+    let fileRegions: FileRegionTable?
 
     /// A server with the embedded catalogue (`DATA/catalog.sqlite`) and the file blob store.
     ///
@@ -82,6 +84,7 @@ public struct HubServer: Sendable {
         self.lock = lock
         self.metrics = HubMetrics()
         self.connections = ConnectionRegistry(maximum: configuration.maxConnections ?? FileLimit.defaultMaxConnections())
+        self.fileRegions = configuration.useSendfile ? FileRegionTable() : nil
     }
 
     /// Runs until the task is cancelled or the process gets SIGTERM/SIGINT (then finishes the
@@ -114,10 +117,12 @@ public struct HubServer: Sendable {
             idleTimeout: timeAmount(configuration.idleTimeout),
             minBodyBytesPerSecond: configuration.minBodyBytesPerSecond)
         let registry = connections
+        let regions = fileRegions
         let app = Application(
             router: makeRouter(),
             server: .http1(
-                configuration: .init(additionalChannelHandlers: [ConnectionGuard(limits: limits, registry: registry)])),
+                configuration: .init(
+                    additionalChannelHandlers: [ConnectionGuard(limits: limits, registry: registry, fileRegions: regions)])),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "ModelHub",
                 backlog: 1024, reuseAddress: true),
