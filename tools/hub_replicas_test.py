@@ -92,9 +92,14 @@ class Processes:
         self.children: list[subprocess.Popen] = []
 
     def start(self, command: list[str], stdout, stderr) -> subprocess.Popen:
-        process = subprocess.Popen(command, stdout=stdout, stderr=stderr, stdin=subprocess.DEVNULL,
-                                   start_new_session=True)
-        self.children.append(process)
+        # SIGTERM waits until the child is on the list: else it could be started and never killed.
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+        try:
+            process = subprocess.Popen(command, stdout=stdout, stderr=stderr, stdin=subprocess.DEVNULL,
+                                       start_new_session=True)
+            self.children.append(process)
+        finally:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
         return process
 
     @staticmethod
@@ -660,6 +665,8 @@ def main() -> int:
         log(f"replicas: {results.passed} passed, {results.failed + 1} failed")
         os._exit(1)
 
+    # A CI timeout's SIGTERM unwinds through the finally blocks below, which kill every child.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     watchdog = threading.Timer(280, give_up)
     watchdog.daemon = True
     watchdog.start()
