@@ -195,7 +195,7 @@ struct HubDefectTests {
         }
         defer { Task { await hub.stop() } }
         let v1 = try await hub.admin.publish(name: "counted", fileURL: small)
-        for _ in 0..<3 { _ = try await hub.send("/v1/models/counted/versions/1/download", headers: ["X-Forwarded-For": "203.0.113.7"]) }
+        for _ in 0..<3 { _ = try await hub.send("/v1/models/counted/versions/1/download", headers: ["X-Forwarded-For": "6.6.6.6, 203.0.113.7"]) }
         _ = try await hub.send("/v1/models/counted/versions/1/download", headers: ["Range": "bytes=0-99"])
         _ = try await hub.send("/v1/models/counted/versions/1/download", method: "HEAD")
         #expect(await hub.eventually { hub.accessLog.filter { $0.contains("/download") }.count == 5 })

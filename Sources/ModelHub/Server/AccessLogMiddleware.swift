@@ -57,13 +57,19 @@ struct AccessLogMiddleware: RouterMiddleware {
         return response
     }
 
+    /// The TCP peer, or — when the peer is a trusted proxy — the nearest address in
+    /// `X-Forwarded-For` that is not itself a trusted proxy, read from the right: entries further
+    /// left were written by the client and may be forged.
     private func clientAddress(_ request: Request, _ context: Context) -> String {
         let peer = context.remoteAddress?.ipAddress ?? "-"
-        if trustedProxies.contains(peer), let forwarded = request.headers[HTTPField.Name("X-Forwarded-For")!],
-            let first = forwarded.split(separator: ",").first?.trimmingCharacters(in: .whitespaces), !first.isEmpty,
-            first.count <= 64, first.allSatisfy({ $0.isHexDigit || $0 == "." || $0 == ":" })
-        {
-            return first
+        guard trustedProxies.contains(peer), let forwarded = request.headers[HTTPField.Name("X-Forwarded-For")!] else {
+            return peer
+        }
+        for entry in forwarded.split(separator: ",").reversed() {
+            let address = entry.trimmingCharacters(in: .whitespaces)
+            guard !address.isEmpty, address.count <= 64, address.allSatisfy({ $0.isHexDigit || $0 == "." || $0 == ":" })
+            else { return peer }
+            if !trustedProxies.contains(address) { return address }
         }
         return peer
     }

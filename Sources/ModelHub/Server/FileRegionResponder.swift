@@ -15,6 +15,8 @@ final class FileRegionTable: Sendable {
         let handle: NIOFileHandle
         let offset: Int
         let length: Int
+        /// Called once every byte of the range has been written to the socket.
+        let completed: @Sendable () -> Void
         var registered = NIODeadline.now()
     }
 
@@ -76,7 +78,9 @@ final class FileRegionSwapper: ChannelOutboundHandler, RemovableChannelHandler {
         written.futureResult.whenComplete { result in
             try? entry.handle.close()
             switch result {
-            case .success: promise?.succeed(())
+            case .success:
+                entry.completed()
+                promise?.succeed(())
             case .failure(let error): promise?.fail(error)
             }
         }

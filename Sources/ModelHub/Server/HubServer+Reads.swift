@@ -74,17 +74,21 @@ extension HubServer {
         let wholeFile = status == .ok
         let counter = downloads
         let metrics = self.metrics
-        if rate == nil, part.length >= 16 * 1024, let ticket = fileRegions.map({ blob.ticket(in: $0, part) }) ?? nil {
+        let length = part.length
+        // A download counts once its last byte has been written to the socket (as nginx's
+        // $request_completion); bytes count as they are written.
+        let completed: @Sendable () -> Void = {
+            metrics.downloadBytes(model: name, version: number, bytes: length)
+            if wholeFile {
+                counter.add(name: name, version: number)
+                metrics.downloadCompleted(model: name, version: number)
+            }
+        }
+        if rate == nil, length >= 16 * 1024, let regions = fileRegions, let ticket = blob.ticket(in: regions, part, completed) {
             // sendfile: the file's bytes go from the page cache to the socket without a copy here.
-            let length = part.length
             let body = ResponseBody(contentLength: Int(length)) { writer in
                 try await writer.write(ticket)
                 try await writer.finish(nil)
-                metrics.downloadBytes(model: name, version: number, bytes: length)
-                if wholeFile {
-                    counter.add(name: name, version: number)
-                    metrics.downloadCompleted(model: name, version: number)
-                }
             }
             return Response(status: status, headers: headers, body: body)
         }
@@ -143,13 +147,13 @@ final class OpenBlob: Sendable {
 
     /// Registers `part` of this blob for ``FileRegionSwapper`` (on its own duplicate descriptor);
     /// nil when the descriptor cannot be duplicated.
-    func ticket(in table: FileRegionTable, _ part: ByteRange) -> ByteBuffer? {
+    func ticket(in table: FileRegionTable, _ part: ByteRange, _ completed: @escaping @Sendable () -> Void) -> ByteBuffer? {
         let copy = dup(descriptor)
         guard copy >= 0 else { return nil }
         return table.register(
             .init(
                 handle: NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: copy), offset: Int(part.start),
-                length: Int(part.length)))
+                length: Int(part.length), completed: completed))
     }
 
     /// `count` bytes from `offset`, read straight into a buffer.
