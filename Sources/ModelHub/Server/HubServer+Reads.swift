@@ -33,8 +33,15 @@ extension HubServer {
         try requireAppKey(request)
         let name = try validName(context)
         let number = try versionNumber(context)
-        guard let stored = try await catalog.storedVersion(name: name, version: number) else {
-            throw HubError.notFound("model '\(name)' has no version \(number)")
+        let key = ModelVersionKey(name: name, version: number)
+        let stored: StoredModelVersion
+        if let cached = versionCache.get(key) {
+            stored = cached
+        } else {
+            guard let found = try await catalog.storedVersion(name: name, version: number) else {
+                throw HubError.notFound("model '\(name)' has no version \(number)")
+            }
+            stored = found
         }
         let version = stored.version
         let size = version.size
@@ -64,12 +71,15 @@ extension HubServer {
 
         let blob: OpenBlob
         do {
-            blob = try OpenBlob(url: try blobs.fileURL(forKey: stored.blobKey), expectedSize: size)
+            blob = try OpenBlob(path: try blobs.filePath(forKey: stored.blobKey), expectedSize: size)
         } catch OpenBlob.Failure.missing {
+            // Deleted (perhaps through another replica) since the version was looked up.
+            versionCache.forget(key)
             throw HubError.notFound("model '\(name)' version \(number) was just deleted")
         } catch OpenBlob.Failure.wrongSize(let actual) {
             throw HubStorageError.io("blob \(stored.blobKey) has \(actual) bytes, the catalogue says \(size)")
         }
+        versionCache.put(key, stored)
         let rate = configuration.downloadBytesPerSecond
         let wholeFile = status == .ok
         let counter = downloads
@@ -125,8 +135,8 @@ final class OpenBlob: Sendable {
 
     private let descriptor: Int32
 
-    init(url: URL, expectedSize: Int64) throws {
-        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+    init(path: String, expectedSize: Int64) throws {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             if errno == ENOENT { throw Failure.missing }
             throw HubStorageError.io("cannot open a blob: \(String(cString: strerror(errno)))")

@@ -126,6 +126,7 @@ extension HubServer {
         guard let keys = try await catalog.deleteModel(named: name) else {
             throw HubError.notFound("no model named '\(name)'")
         }
+        versionCache.forget(model: name)
         for key in keys { blobs.delete(key: key) }
         return Response(status: .noContent)
     }

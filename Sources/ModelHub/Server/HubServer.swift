@@ -40,6 +40,8 @@ public struct HubServer: Sendable {
     public let metrics: HubMetrics
     let downloads = DownloadCounter()
     let connections: ConnectionRegistry
+    /// Versions recently served by the download route.
+    let versionCache = VersionCache()
     /// Downloads handed to `sendfile` (nil: copy through buffers).
     let fileRegions: FileRegionTable?
 

@@ -71,15 +71,33 @@ public struct FileBlobStore: BlobStore {
         return key
     }
 
-    public func fileURL(forKey key: String) throws -> URL {
+    public func fileURL(forKey key: String) throws -> URL { URL(fileURLWithPath: try filePath(forKey: key)) }
+
+    public func filePath(forKey key: String) throws -> String {
         // Keys are UUIDs this store made; anything else is refused rather than joined into a path.
-        guard UUID(uuidString: key) != nil else { throw HubStorageError.io("invalid blob key '\(key)'") }
-        return blobsDirectory.appendingPathComponent(key)
+        guard Self.isKey(key) else { throw HubStorageError.io("invalid blob key '\(key.prefix(40))'") }
+        return blobsPath + "/" + key
+    }
+
+    private var blobsPath: String { blobsDirectory.path }
+
+    /// Whether `key` has the shape of the keys this store makes: a lowercase UUID (checked byte by
+    /// byte: this is on every download's path).
+    static func isKey(_ key: String) -> Bool {
+        guard key.utf8.count == 36 else { return false }
+        for (i, byte) in key.utf8.enumerated() {
+            if i == 8 || i == 13 || i == 18 || i == 23 {
+                if byte != 0x2D { return false }
+            } else if !((byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x66)) {
+                return false
+            }
+        }
+        return true
     }
 
     public func delete(key: String) {
-        guard let url = try? fileURL(forKey: key) else { return }
-        try? FileManager.default.removeItem(at: url)
+        guard let path = try? filePath(forKey: key) else { return }
+        try? FileManager.default.removeItem(atPath: path)
     }
 
     public func keys(modifiedBefore date: Date) throws -> [String] {
@@ -89,7 +107,7 @@ public struct FileBlobStore: BlobStore {
             throw HubStorageError.io("cannot list the blob directory: \(error.localizedDescription)")
         }
         return names.filter { name in
-            guard UUID(uuidString: name) != nil,
+            guard Self.isKey(name),
                 let attributes = try? fm.attributesOfItem(atPath: blobsDirectory.appendingPathComponent(name).path),
                 let modified = attributes[.modificationDate] as? Date
             else { return false }

@@ -96,12 +96,18 @@ public protocol BlobStore: Sendable {
     func commit(_ upload: BlobUpload) throws -> String
     /// The local file of a blob, for serving.
     func fileURL(forKey key: String) throws -> URL
+    /// The local file of a blob as a path (the download route's fast way to the same file).
+    func filePath(forKey key: String) throws -> String
     /// Removes a blob; missing blobs are ignored.
     func delete(key: String)
     /// The keys of stored blobs last modified (committed) before `date`: candidates for removal
     /// when no catalogue row references them. A blob committed within the grace period may be
     /// about to be referenced by another replica's catalogue write, so it is never listed.
     func keys(modifiedBefore date: Date) throws -> [String]
+}
+
+extension BlobStore {
+    public func filePath(forKey key: String) throws -> String { try fileURL(forKey: key).path }
 }
 
 /// A file being uploaded to a ``BlobStore``: written in pieces, then committed or discarded.
