@@ -70,12 +70,24 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private let limits: ConnectionLimits
     private let registry: ConnectionRegistry
     private let fileRegions: FileRegionTable?
+    /// What the connection is doing, and so what its watchdog checks.
+    private enum Phase {
+        /// Waiting for a request head until the deadline (header or idle timeout).
+        case waiting(until: NIODeadline)
+        /// Receiving a request body (its rate is checked once a second).
+        case receiving
+        /// The server is answering: no client deadline.
+        case answering
+    }
+
+    private var phase = Phase.waiting(until: .now())
+    /// One scheduled check at a time; a request costs a state change, not a timer.
     private var timer: Scheduled<Void>?
+    private var timerFires: NIODeadline?
     private var requestsStarted = 0
     private var responsesEnded = 0
     private var bodyStart = NIODeadline.now()
     private var bodyBytes = 0
-    private var receivingBody = false
     private var closing = false
 
     init(limits: ConnectionLimits, registry: ConnectionRegistry, fileRegions: FileRegionTable?) {
@@ -96,7 +108,9 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         if let fileRegions, let encoder = try? context.pipeline.syncOperations.handler(type: HTTPResponseEncoder.self) {
             try? context.pipeline.syncOperations.addHandler(FileRegionSwapper(table: fileRegions), position: .after(encoder))
         }
-        arm(context, after: limits.headerTimeout)
+        let deadline = NIODeadline.now() + limits.headerTimeout
+        phase = .waiting(until: deadline)
+        schedule(context, at: deadline)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
@@ -112,17 +126,23 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
-        case .head:
+        case .head(let head):
             requestsStarted += 1
             registry.setWaiting(id, false)
-            receivingBody = true
-            bodyStart = .now()
-            bodyBytes = 0
-            watchBodyRate(context)
+            let hasBody =
+                head.headerFields[.contentLength].map { $0 != "0" } ?? (head.headerFields[.transferEncoding] != nil)
+            if hasBody && limits.minBodyBytesPerSecond > 0 {
+                phase = .receiving
+                bodyStart = .now()
+                bodyBytes = 0
+                schedule(context, at: .now() + .seconds(1))
+            } else {
+                phase = .answering
+            }
         case .body(let buffer):
             bodyBytes += buffer.readableBytes
         case .end:
-            receivingBody = false  // the rate watch stops; the answer is the server's business
+            if case .receiving = phase { phase = .answering }  // the answer is the server's business
         }
         context.fireChannelRead(data)
     }
@@ -131,9 +151,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         if case .end = unwrapOutboundIn(data) {
             responsesEnded += 1
             if responsesEnded >= requestsStarted {
-                receivingBody = false
                 registry.setWaiting(id, true)
-                arm(context, after: limits.idleTimeout)
+                let deadline = NIODeadline.now() + limits.idleTimeout
+                phase = .waiting(until: deadline)
+                schedule(context, at: deadline)
             }
         }
         context.write(data, promise: promise)
@@ -152,31 +173,35 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }
     }
 
-    /// Closes the connection unless a request head arrives within `delay`.
-    private func arm(_ context: ChannelHandlerContext, after delay: TimeAmount) {
+    /// Makes sure a check runs at `deadline` or earlier (an earlier check re-schedules itself).
+    private func schedule(_ context: ChannelHandlerContext, at deadline: NIODeadline) {
+        if let fires = timerFires, fires <= deadline { return }
         timer?.cancel()
-        let started = requestsStarted
+        timerFires = deadline
         let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
-        timer = context.eventLoop.scheduleTask(in: delay) { [self] in
-            guard requestsStarted == started else { return }
-            loopBound.value.close(promise: nil)
+        timer = context.eventLoop.scheduleTask(deadline: deadline) { [self] in
+            timerFires = nil
+            check(loopBound.value)
         }
     }
 
-    /// While the body arrives, checks once a second that it is not slower than the minimum rate.
-    private func watchBodyRate(_ context: ChannelHandlerContext) {
-        timer?.cancel()
-        guard limits.minBodyBytesPerSecond > 0 else { return }
-        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
-        timer = context.eventLoop.scheduleTask(in: .seconds(1)) { [self] in
-            guard receivingBody else { return }
-            let elapsed = NIODeadline.now() - bodyStart
+    /// Closes a connection past its deadline or below the minimum body rate; otherwise schedules
+    /// the next check.
+    private func check(_ context: ChannelHandlerContext) {
+        let now = NIODeadline.now()
+        switch phase {
+        case .waiting(let until):
+            if now >= until { context.close(promise: nil) } else { schedule(context, at: until) }
+        case .receiving:
+            let elapsed = now - bodyStart
             let seconds = Double(elapsed.nanoseconds) / 1e9
             if elapsed > limits.headerTimeout, Double(bodyBytes) < Double(limits.minBodyBytesPerSecond) * seconds {
-                loopBound.value.close(promise: nil)
-                return
+                context.close(promise: nil)
+            } else {
+                schedule(context, at: now + .seconds(1))
             }
-            watchBodyRate(loopBound.value)
+        case .answering:
+            break  // re-armed when the answer ends
         }
     }
 }

@@ -35,8 +35,10 @@ extension HubServer {
         let number = try versionNumber(context)
         let key = ModelVersionKey(name: name, version: number)
         let stored: StoredModelVersion
-        if let cached = versionCache.get(key) {
+        var cachedBlob: OpenBlob?
+        if let (cached, blob) = versionCache.get(key) {
             stored = cached
+            cachedBlob = blob
         } else {
             guard let found = try await catalog.storedVersion(name: name, version: number) else {
                 throw HubError.notFound("model '\(name)' has no version \(number)")
@@ -71,7 +73,7 @@ extension HubServer {
 
         let blob: OpenBlob
         do {
-            blob = try OpenBlob(path: try blobs.filePath(forKey: stored.blobKey), expectedSize: size)
+            blob = try cachedBlob ?? OpenBlob(path: try blobs.filePath(forKey: stored.blobKey), expectedSize: size)
         } catch OpenBlob.Failure.missing {
             // Deleted (perhaps through another replica) since the version was looked up.
             versionCache.forget(key)
@@ -79,7 +81,7 @@ extension HubServer {
         } catch OpenBlob.Failure.wrongSize(let actual) {
             throw HubStorageError.io("blob \(stored.blobKey) has \(actual) bytes, the catalogue says \(size)")
         }
-        versionCache.put(key, stored)
+        if cachedBlob == nil { versionCache.put(key, stored, blob) }
         let rate = configuration.downloadBytesPerSecond
         let wholeFile = status == .ok
         let counter = downloads

@@ -1,8 +1,8 @@
 import NIOConcurrencyHelpers
 import NIOCore
 
-/// Recently served versions and their blobs, so that a busy download route does not ask the
-/// catalogue (a database round trip and two thread hops) for every request.
+/// Recently served versions with their blobs held open, so that a busy download route neither asks
+/// the catalogue (a database round trip and two thread hops) nor opens the file for every request.
 ///
 /// A published version never changes: its size, digest and blob are fixed. What can change is
 /// whether it exists, so entries live for at most `lifetime`, a delete through this process
@@ -13,6 +13,7 @@ import NIOCore
 final class VersionCache: Sendable {
     private struct Entry {
         let stored: StoredModelVersion
+        let blob: OpenBlob
         let expires: NIODeadline
     }
 
@@ -20,12 +21,13 @@ final class VersionCache: Sendable {
     private let capacity: Int
     private let entries = NIOLockedValueBox([ModelVersionKey: Entry]())
 
-    init(lifetime: TimeAmount = .seconds(1), capacity: Int = 10_000) {
+    /// Each entry holds its blob open (at most `capacity` descriptors).
+    init(lifetime: TimeAmount = .seconds(1), capacity: Int = 256) {
         self.lifetime = lifetime
         self.capacity = capacity
     }
 
-    func get(_ key: ModelVersionKey) -> StoredModelVersion? {
+    func get(_ key: ModelVersionKey) -> (StoredModelVersion, OpenBlob)? {
         let now = NIODeadline.now()
         return entries.withLockedValue { entries in
             guard let entry = entries[key] else { return nil }
@@ -33,14 +35,18 @@ final class VersionCache: Sendable {
                 entries[key] = nil
                 return nil
             }
-            return entry.stored
+            return (entry.stored, entry.blob)
         }
     }
 
-    func put(_ key: ModelVersionKey, _ stored: StoredModelVersion) {
-        let entry = Entry(stored: stored, expires: .now() + lifetime)
+    func put(_ key: ModelVersionKey, _ stored: StoredModelVersion, _ blob: OpenBlob) {
+        let now = NIODeadline.now()
+        let entry = Entry(stored: stored, blob: blob, expires: now + lifetime)
         entries.withLockedValue { entries in
-            if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+            if entries.count >= capacity {
+                entries = entries.filter { $0.value.expires >= now }
+                if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+            }
             entries[key] = entry
         }
     }
