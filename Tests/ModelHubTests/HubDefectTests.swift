@@ -227,3 +227,67 @@ struct HubDefectTests {
         #expect(String(decoding: after, as: UTF8.self).contains(#"modelhub_uploads_rejected_total{reason="invalid_model"} 1"#))
     }
 }
+
+/// The download fast path (answers on the event loop) against the full route.
+@Suite("ModelHub download fast path", .serialized)
+struct DownloadFastPathTests {
+    let small = SharedModels.url("stop_sign_int8.tflite")
+    let large = SharedModels.url("mobilenet_v1_0.25_128_quant.tflite")
+
+    @Test func sameAnswersAsTheFullRoute() async throws {
+        try #require(SharedModels.available, "../shared/models is missing")
+        var answers = [[String]]()
+        for fast in [false, true] {
+            let hub = try await TestHub(appKey: "k") {
+                $0.useFastPath = fast
+                $0.downloadCountInterval = .milliseconds(100)
+            }
+            _ = try await hub.admin.publish(name: "s", fileURL: small)
+            _ = try await hub.admin.publish(name: "l", fileURL: large)
+            var seen = [String]()
+            for (name, file) in [("s", small), ("l", large)] {
+                // The first download fills the cache; the next ones may take the fast path.
+                for _ in 0..<3 {
+                    let (status, headers, body) = try await hub.send(
+                        "/v1/models/\(name)/versions/1/download", headers: ["X-App-Key": "k"])
+                    #expect(status == 200)
+                    #expect(body == (try Data(contentsOf: file)))
+                    let kept = headers.filter { $0.key != "date" }.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
+                    seen.append("\(status) \(kept.joined(separator: "; "))")
+                    #expect(headers["date"]?.hasSuffix(" GMT") == true)
+                }
+            }
+            // Wrong key, ranges and conditionals still get the full route's answers.
+            let (unauthorized, _, body) = try await hub.send("/v1/models/s/versions/1/download", headers: ["X-App-Key": "bad"])
+            #expect(unauthorized == 401 && String(decoding: body, as: UTF8.self).contains("app key"))
+            let (partial, _, piece) = try await hub.send(
+                "/v1/models/s/versions/1/download", headers: ["X-App-Key": "k", "Range": "bytes=0-9"])
+            #expect(partial == 206 && piece.count == 10)
+            #expect(await hub.eventually { hub.accessLog.filter { $0.contains("/download 200 ") }.count == 6 })
+            #expect(await hub.eventually { (try? await hub.admin.model(named: "s").versions.first?.downloads) == 3 })
+            #expect(await hub.eventually { (try? await hub.admin.model(named: "l").versions.first?.downloads) == 3 })
+            answers.append(seen)
+            await hub.stop()
+        }
+        #expect(answers[0] == answers[1])
+    }
+
+    @Test func pipelinedRequestsAreAnsweredInOrder() async throws {
+        try #require(SharedModels.available, "../shared/models is missing")
+        let hub = try await TestHub()
+        defer { Task { await hub.stop() } }
+        _ = try await hub.admin.publish(name: "s", fileURL: small)
+        _ = try await hub.send("/v1/models/s/versions/1/download")  // fills the cache
+        let raw = try RawSocket(port: hub.running.port)
+        raw.send(
+            "GET /v1/models HTTP/1.1\r\nHost: x\r\n\r\n"
+                + "GET /v1/models/s/versions/1/download HTTP/1.1\r\nHost: x\r\n\r\n"
+                + "GET /v1/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        let answer = raw.readAll()
+        let listing = answer.range(of: "\"models\"")?.lowerBound
+        let download = answer.range(of: "application/octet-stream")?.lowerBound
+        let health = answer.range(of: "\"status\":\"ok\"")?.lowerBound
+        #expect(listing != nil && download != nil && health != nil)
+        if let listing, let download, let health { #expect(listing < download && download < health) }
+    }
+}

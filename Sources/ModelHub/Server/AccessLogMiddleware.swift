@@ -12,8 +12,8 @@ import NIOCore
 /// Writes one access-log line per request when its answer has been sent to the last byte (or
 /// broken off), and counts it in the metrics.
 ///
-/// Fields: time, client address (the first `X-Forwarded-For` entry when the peer is a trusted
-/// proxy), method, path, status, body bytes sent, duration, and the model and version the path
+/// Fields: time, client address (see ``client(peer:forwardedFor:trustedProxies:)``), method,
+/// path, status, body bytes sent, duration, and the model and version the path
 /// names, and the `Range` asked for. Query strings are not logged (they may carry the app key).
 struct AccessLogMiddleware: RouterMiddleware {
     typealias Context = HubRequestContext
@@ -63,14 +63,18 @@ struct AccessLogMiddleware: RouterMiddleware {
         return response
     }
 
+    private func clientAddress(_ request: Request, _ context: Context) -> String {
+        Self.client(
+            peer: context.remoteAddress?.ipAddress, forwardedFor: request.headers[HTTPField.Name("X-Forwarded-For")!],
+            trustedProxies: trustedProxies)
+    }
+
     /// The TCP peer, or — when the peer is a trusted proxy — the nearest address in
     /// `X-Forwarded-For` that is not itself a trusted proxy, read from the right: entries further
     /// left were written by the client and may be forged.
-    private func clientAddress(_ request: Request, _ context: Context) -> String {
-        let peer = context.remoteAddress?.ipAddress ?? "-"
-        guard trustedProxies.contains(peer), let forwarded = request.headers[HTTPField.Name("X-Forwarded-For")!] else {
-            return peer
-        }
+    static func client(peer: String?, forwardedFor: String?, trustedProxies: Set<String>) -> String {
+        let peer = peer ?? "-"
+        guard trustedProxies.contains(peer), let forwarded = forwardedFor else { return peer }
         for entry in forwarded.split(separator: ",").reversed() {
             let address = entry.trimmingCharacters(in: .whitespaces)
             guard !address.isEmpty, address.count <= 64, address.allSatisfy({ $0.isHexDigit || $0 == "." || $0 == ":" })

@@ -70,6 +70,9 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private let limits: ConnectionLimits
     private let registry: ConnectionRegistry
     private let fileRegions: FileRegionTable?
+    private let fastPath: DownloadFastPath?
+    /// The parts of a request answered by the fast path are not passed on.
+    private var swallowing = false
     /// What the connection is doing, and so what its watchdog checks.
     private enum Phase {
         /// Waiting for a request head until the deadline (header or idle timeout).
@@ -90,10 +93,11 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var bodyBytes = 0
     private var closing = false
 
-    init(limits: ConnectionLimits, registry: ConnectionRegistry, fileRegions: FileRegionTable?) {
+    init(limits: ConnectionLimits, registry: ConnectionRegistry, fileRegions: FileRegionTable?, fastPath: DownloadFastPath?) {
         self.limits = limits
         self.registry = registry
         self.fileRegions = fileRegions
+        self.fastPath = fastPath
     }
 
     private var id: ObjectIdentifier { ObjectIdentifier(self) }
@@ -125,7 +129,19 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch unwrapInboundIn(data) {
+        let part = unwrapInboundIn(data)
+        if swallowing {
+            if case .end = part { swallowing = false }
+            return
+        }
+        // Only between requests: an answer given here can never overtake one Hummingbird owes.
+        if case .head(let head) = part, requestsStarted == responsesEnded, !closing,
+            let answer = fastPath?.answer(head, peer: context.channel.remoteAddress?.ipAddress)
+        {
+            answerDirectly(context, answer)
+            return
+        }
+        switch part {
         case .head(let head):
             requestsStarted += 1
             registry.setWaiting(id, false)
@@ -158,6 +174,24 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             }
         }
         context.write(data, promise: promise)
+    }
+
+    private func answerDirectly(_ context: ChannelHandlerContext, _ answer: DownloadFastPath.Answer) {
+        requestsStarted += 1
+        swallowing = true
+        registry.setWaiting(id, false)
+        let written = context.eventLoop.makePromise(of: Void.self)
+        written.futureResult.whenComplete { result in
+            if case .success = result { answer.finished(true) } else { answer.finished(false) }
+        }
+        context.write(wrapOutboundOut(.head(answer.head)), promise: nil)
+        context.write(wrapOutboundOut(.body(answer.body)), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: written)
+        responsesEnded += 1
+        registry.setWaiting(id, true)
+        let deadline = NIODeadline.now() + limits.idleTimeout
+        phase = .waiting(until: deadline)
+        schedule(context, at: deadline)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {

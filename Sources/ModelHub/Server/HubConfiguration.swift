@@ -56,6 +56,9 @@ public struct HubConfiguration: Sendable {
     /// Whether downloads of 16 KiB or more are sent with `sendfile` (default true); false copies
     /// them through the process in 1 MiB buffers (``downloadBytesPerSecond`` always does).
     public var useSendfile = true
+    /// Whether plain downloads of recently served versions are answered on the connection's event
+    /// loop (``DownloadFastPath``) instead of through the router (default true; same answers).
+    public var useFastPath = true
 
     /// A configuration. `adminToken` must not be empty.
     public init(

@@ -120,11 +120,12 @@ public struct HubServer: Sendable {
             minBodyBytesPerSecond: configuration.minBodyBytesPerSecond)
         let registry = connections
         let regions = fileRegions
+        let fast = configuration.useFastPath ? DownloadFastPath(server: self) : nil
         let app = Application(
             router: makeRouter(),
             server: .http1(
                 configuration: .init(
-                    additionalChannelHandlers: [ConnectionGuard(limits: limits, registry: registry, fileRegions: regions)])),
+                    additionalChannelHandlers: [ConnectionGuard(limits: limits, registry: registry, fileRegions: regions, fastPath: fast)])),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "ModelHub",
                 backlog: 1024, reuseAddress: true),
