@@ -36,14 +36,8 @@ struct HubDefectTests {
         let port = hub.running.port
         let slow = try RawSocket(port: port)
         slow.send("GET /v1/health HTTP/1.1\r\nHost: x\r\n")
-        let started = Date()
-        var stillOpen = true
-        while stillOpen && Date().timeIntervalSince(started) < 6 {
-            try await Task.sleep(nanoseconds: 200_000_000)
-            stillOpen = slow.send("X-Slow: 1\r\n")
-        }
-        #expect(!stillOpen, "a connection sending headers slowly stayed open")
-        #expect(Date().timeIntervalSince(started) < 4)
+        let closedAfter = try await secondsUntilClosed(slow, sending: "X-Slow: 1\r\n", every: 0.2, giveUpAfter: 6)
+        #expect(closedAfter.map { $0 < 4 } == true, "a connection sending headers slowly stayed open")
 
         let idle = try RawSocket(port: port)
         #expect(idle.isClosedByPeer(within: 4), "an idle connection stayed open")
@@ -59,13 +53,21 @@ struct HubDefectTests {
         // An upload trickling far below the minimum rate is cut off.
         let trickle = try RawSocket(port: port)
         trickle.send("POST /v1/models/m/versions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(TestHub.adminToken)\r\nContent-Length: 100000\r\n\r\n")
-        let uploadStart = Date()
-        var open = true
-        while open && Date().timeIntervalSince(uploadStart) < 8 {
-            try await Task.sleep(nanoseconds: 250_000_000)
-            open = trickle.send("x")
+        let cutAfter = try await secondsUntilClosed(trickle, sending: "x", every: 0.25, giveUpAfter: 8)
+        #expect(cutAfter != nil, "a trickled upload stayed open")
+    }
+
+    /// Sends `text` every `interval` seconds until the hub closes the connection; the seconds that
+    /// took, or nil when it was still open after `limit`.
+    private func secondsUntilClosed(_ socket: RawSocket, sending text: String, every interval: Double, giveUpAfter limit: Double)
+        async throws -> Double?
+    {
+        let started = Date()
+        while Date().timeIntervalSince(started) < limit {
+            try await Task.sleep(nanoseconds: UInt64(interval * 1e9))
+            if !socket.send(text) { return Date().timeIntervalSince(started) }
         }
-        #expect(!open, "a trickled upload stayed open")
+        return nil
     }
 
     // D3 server side, D12: the Bearer scheme is case-insensitive.

@@ -43,6 +43,8 @@ public struct HubConfiguration: Sendable {
     /// The access log's format.
     public var logFormat: AccessLogFormat
     /// Receives one access-log line per request, as formatted text or JSON; nil for none.
+    /// ``accessLog(to:)`` sends them through swift-log (`mlkit hub serve` does, with
+    /// ``AccessLogHandler`` writing them to standard output).
     public var accessLog: (@Sendable (String) -> Void)?
     /// Where server diagnostics go (storage failures, removed orphans); its level applies.
     public var logger: Logger

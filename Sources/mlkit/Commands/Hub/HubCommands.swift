@@ -161,7 +161,9 @@ struct HubServeCommand: AsyncParsableCommand {
                 maxRolloutRules: maxRolloutRules, headerTimeout: .milliseconds(Int64(headerTimeout * 1000)),
                 idleTimeout: .milliseconds(Int64(idleTimeout * 1000)), minBodyBytesPerSecond: minBodyRate,
                 maxConnections: maxConnections, trustedProxies: Set(trustedProxies), logFormat: format,
-                accessLog: { line in printFlushed(line) }, logger: logger,
+                accessLog: HubConfiguration.accessLog(
+                    to: Logger(label: "ModelHub.access", factory: AccessLogHandler.standardOutput)),
+                logger: logger,
                 orphanGracePeriod: .milliseconds(Int64(orphanGrace * 1000)),
                 reconcileInterval: .milliseconds(Int64(reconcileInterval * 1000)))
             HubServer.raiseFileLimit()
@@ -179,12 +181,15 @@ struct HubServeCommand: AsyncParsableCommand {
             let storage = database.flatMap { try? PostgresConnectionURL(parsing: $0, environmentPassword: nil).redacted } ?? "SQLite"
             do {
                 try await server.run { port in
+                    AccessLogHandler.flush()
                     printFlushed("ModelHub listening on http://\(host):\(port) (data: \(directory.path), catalogue: \(storage))")
                 }
             } catch {
+                AccessLogHandler.flush()
                 await closeCatalog?()
                 throw error
             }
+            AccessLogHandler.flush()
             await closeCatalog?()
         }
     }
