@@ -7,15 +7,6 @@ enum FusedActivation: Int8 {
     case tanh = 4
     case signBit = 5
 
-    /// Reads the activation from option field `field` of `node`.
-    init(node: Node, field: Int) throws {
-        let raw = try node.optionByte(field)
-        guard let value = FusedActivation(rawValue: raw) else {
-            throw node.error("unknown fused activation \(raw)")
-        }
-        self = value
-    }
-
     /// The clamp range of a clamping activation (`-inf...inf` for none).
     var floatRange: (lower: Float, upper: Float) {
         switch self {
@@ -59,12 +50,6 @@ import Foundation
 enum PaddingScheme: Int8 {
     case same = 0
     case valid = 1
-
-    init(node: Node, field: Int) throws {
-        let raw = try node.optionByte(field)
-        guard let value = PaddingScheme(rawValue: raw) else { throw node.error("unknown padding \(raw)") }
-        self = value
-    }
 
     /// Output size along one spatial dimension, as TensorFlow computes it.
     func outputSize(input: Int, filter: Int, stride: Int, dilation: Int) -> Int {

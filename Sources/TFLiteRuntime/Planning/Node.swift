@@ -24,7 +24,8 @@ final class Node {
     let inputs: [RuntimeTensor?]
     let outputs: [RuntimeTensor]
     let intermediates: [RuntimeTensor]
-    /// The builtin options table, read with bounds checks; nil when the operator has none.
+    /// The builtin options table, read with bounds checks; nil when the operator has none. Kernels
+    /// read it through the typed parameters of Model/BuiltinOptions.swift, never by field number.
     let options: FlatTable?
     /// Custom options bytes (FlexBuffer for custom operators); empty when absent.
     let customOptions: UnsafeRawBufferPointer
@@ -115,22 +116,5 @@ final class Node {
         }
         t.type = type
         t.shape = shape
-    }
-
-    /// Reads an integer option, or `defaultValue` when the node has no options table.
-    func option(_ field: Int, _ defaultValue: Int32 = 0) throws -> Int32 {
-        try options?.int32(field, defaultValue) ?? defaultValue
-    }
-    func optionByte(_ field: Int, _ defaultValue: Int8 = 0) throws -> Int8 {
-        try options?.int8(field, defaultValue) ?? defaultValue
-    }
-    func optionBool(_ field: Int, _ defaultValue: Bool = false) throws -> Bool {
-        try options?.bool(field, defaultValue) ?? defaultValue
-    }
-    func optionFloat(_ field: Int, _ defaultValue: Float = 0) throws -> Float {
-        try options?.float(field, defaultValue) ?? defaultValue
-    }
-    func optionInts(_ field: Int) throws -> [Int]? {
-        try options?.int32Vector(field)?.map(Int.init)
     }
 }

@@ -12,7 +12,7 @@ final class SoftmaxKernel: OpKernel {
 
     init(_ node: Node) throws {
         try node.expect(inputs: 1, outputs: 1)
-        beta = try node.optionFloat(0)
+        beta = try SoftmaxParameters(node).beta
         guard beta.isFinite else { throw node.error("beta \(beta) is not finite") }
     }
 

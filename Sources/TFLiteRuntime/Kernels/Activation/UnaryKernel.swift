@@ -17,8 +17,8 @@ final class UnaryKernel: OpKernel {
     init(_ node: Node, _ op: UnaryOperator) throws {
         self.op = op
         try node.expect(inputs: 1, outputs: 1)
-        alpha = op == .leakyRelu ? try node.optionFloat(0) : 0
-        approximate = op == .gelu ? try node.optionBool(0) : false
+        alpha = op == .leakyRelu ? try LeakyReluParameters(node).alpha : 0
+        approximate = op == .gelu ? try GeluParameters(node).approximate : false
     }
 
     func prepare(_ node: Node) throws {

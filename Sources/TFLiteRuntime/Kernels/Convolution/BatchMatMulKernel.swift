@@ -21,8 +21,9 @@ final class BatchMatMulKernel: OpKernel {
 
     init(_ node: Node) throws {
         try node.expect(inputs: 2, outputs: 1)
-        adjointLeft = try node.optionBool(0)
-        adjointRight = try node.optionBool(1)
+        let parameters = try BatchMatMulParameters(node)
+        adjointLeft = parameters.adjointLeft
+        adjointRight = parameters.adjointRight
         transposed = .allocate(capacity: 1)
     }
 

@@ -1,10 +1,5 @@
-/// The options shared by the convolution family (float, quantized and hybrid kernels).
-///
-/// The tables hold the same values at different field numbers: `Conv2DOptions` is padding 0,
-/// stride_w 1, stride_h 2, activation 3, dilation_w 4, dilation_h 5; `DepthwiseConv2DOptions` puts
-/// depth_multiplier at 3, so activation is 4 and dilations 5 and 6; `FullyConnectedOptions` is
-/// activation 0, weights_format 1, keep_num_dims 2, asymmetric_quantize_inputs 3,
-/// quantized_bias_type 4 (and has no window).
+/// The options shared by the convolution family (float, quantized and hybrid kernels), from the
+/// typed parameters of CONV_2D, DEPTHWISE_CONV_2D or FULLY_CONNECTED (which has no window).
 struct ConvolutionOptions {
     enum Layout {
         case conv
@@ -29,22 +24,23 @@ struct ConvolutionOptions {
 
     /// Reads the options of `node` laid out as `layout`.
     init(node: Node, layout: Layout) throws {
-        if layout == .fullyConnected {
-            activation = try FusedActivation(node: node, field: 0)
-            let format = try node.optionByte(1)
-            guard format == 0 else { throw node.error("weights format \(format) is not supported") }
-            keepNumDims = try node.optionBool(2)
-            asymmetricInputs = try node.optionBool(3)
-            quantizedBiasType = try node.optionByte(4)
-            return
+        switch layout {
+        case .fullyConnected:
+            let p = try FullyConnectedParameters(node)
+            activation = p.activation
+            guard p.weightsFormat == 0 else { throw node.error("weights format \(p.weightsFormat) is not supported") }
+            keepNumDims = p.keepNumDims
+            asymmetricInputs = p.asymmetricQuantizeInputs
+            quantizedBiasType = p.quantizedBiasType
+        case .conv:
+            let p = try Conv2DParameters(node)
+            (padding, strideWidth, strideHeight, activation) = (p.padding, p.strideWidth, p.strideHeight, p.activation)
+            (dilationWidth, dilationHeight) = (p.dilationWidth, p.dilationHeight)
+        case .depthwise:
+            let p = try DepthwiseConv2DParameters(node)
+            (padding, strideWidth, strideHeight, activation) = (p.padding, p.strideWidth, p.strideHeight, p.activation)
+            (dilationWidth, dilationHeight) = (p.dilationWidth, p.dilationHeight)
         }
-        let shift = layout == .depthwise ? 1 : 0
-        padding = try PaddingScheme(node: node, field: 0)
-        strideWidth = Int(try node.option(1))
-        strideHeight = Int(try node.option(2))
-        activation = try FusedActivation(node: node, field: 3 + shift)
-        dilationWidth = Int(try node.option(4 + shift, 1))
-        dilationHeight = Int(try node.option(5 + shift, 1))
     }
 
     /// The output window geometry for an input shape and filter size (validates everything).

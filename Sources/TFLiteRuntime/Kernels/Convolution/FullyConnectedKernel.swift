@@ -17,10 +17,11 @@ final class FullyConnectedKernel: OpKernel {
 
     init(_ node: Node) throws {
         try node.expect(inputs: 2, 3, outputs: 1)
-        activation = try FusedActivation(node: node, field: 0)
-        let format = try node.optionByte(1)
+        let parameters = try FullyConnectedParameters(node)
+        activation = parameters.activation
+        let format = parameters.weightsFormat
         guard format == 0 else { throw node.error("weights format \(format) is not supported for float32") }
-        keepNumDims = try node.optionBool(2)
+        keepNumDims = parameters.keepNumDims
     }
 
     func prepare(_ node: Node) throws {

@@ -26,9 +26,10 @@ final class QuantizedBatchMatMulKernel: OpKernel {
 
     init(_ node: Node) throws {
         try node.expect(inputs: 2, outputs: 1)
-        adjointLeft = try node.optionBool(0)
-        adjointRight = try node.optionBool(1)
-        asymmetricInputs = try node.optionBool(2)
+        let parameters = try BatchMatMulParameters(node)
+        adjointLeft = parameters.adjointLeft
+        adjointRight = parameters.adjointRight
+        asymmetricInputs = parameters.asymmetricQuantizeInputs
     }
 
     static func handles(_ node: Node) -> Bool {

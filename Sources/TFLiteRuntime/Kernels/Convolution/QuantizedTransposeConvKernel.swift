@@ -33,11 +33,12 @@ final class QuantizedTransposeConvKernel: OpKernel {
 
     init(_ node: Node) throws {
         try node.expect(inputs: 3, 4, outputs: 1)
-        padding = try PaddingScheme(node: node, field: 0)
-        strideWidth = Int(try node.option(1))
-        strideHeight = Int(try node.option(2))
-        activation = try FusedActivation(node: node, field: 3)
-        quantizedBiasType = try node.optionByte(4)
+        let parameters = try TransposeConvParameters(node)
+        padding = parameters.padding
+        strideWidth = parameters.strideWidth
+        strideHeight = parameters.strideHeight
+        activation = parameters.activation
+        quantizedBiasType = parameters.quantizedBiasType
     }
 
     func prepare(_ node: Node) throws {

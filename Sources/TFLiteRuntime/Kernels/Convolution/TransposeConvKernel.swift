@@ -39,10 +39,11 @@ final class TransposeConvKernel: OpKernel {
         switch variant {
         case .builtin:
             try node.expect(inputs: 3, 4, outputs: 1)
-            padding = try PaddingScheme(node: node, field: 0)
-            strideWidth = Int(try node.option(1))
-            strideHeight = Int(try node.option(2))
-            activation = try FusedActivation(node: node, field: 3)
+            let parameters = try TransposeConvParameters(node)
+            padding = parameters.padding
+            strideWidth = parameters.strideWidth
+            strideHeight = parameters.strideHeight
+            activation = parameters.activation
             inputIndex = 2
             biasIndex = 3
         case .mediaPipeBias:

@@ -70,8 +70,9 @@ final class ConcatenationKernel: OpKernel {
 
     init(_ node: Node) throws {
         try node.expect(inputs: 1, Int.max, outputs: 1)
-        axisOption = Int(try node.option(0))
-        activation = try FusedActivation(node: node, field: 1)
+        let parameters = try ConcatenationParameters(node)
+        axisOption = parameters.axis
+        activation = parameters.activation
     }
 
     func prepare(_ node: Node) throws {
@@ -166,8 +167,9 @@ final class PackKernel: OpKernel {
     private let folded = FoldedOutputs()
 
     init(_ node: Node) throws {
-        count = Int(try node.option(0))
-        axisOption = Int(try node.option(1))
+        let parameters = try PackParameters(node)
+        count = parameters.count
+        axisOption = parameters.axis
         guard count >= 1 else { throw node.error("values_count \(count) must be at least 1") }
         try node.expect(inputs: count, outputs: 1)
     }
@@ -218,8 +220,12 @@ final class SplitKernel: OpKernel {
 
     init(_ node: Node, _ variant: Variant) throws {
         self.variant = variant
-        parts = Int(try node.option(0))
-        axisOption = variant == .unpack ? Int(try node.option(1)) : 0
+        if variant == .unpack {
+            let parameters = try PackParameters(node)
+            (parts, axisOption) = (parameters.count, parameters.axis)
+        } else {
+            (parts, axisOption) = (try SplitParameters(node).count, 0)
+        }
         try node.expect(inputs: variant == .unpack ? 1 : variant == .split ? 2 : 3, outputs: node.outputs.count)
         guard parts >= 1, node.outputs.count == parts else {
             throw node.error("has \(node.outputs.count) outputs but its options ask for \(parts)")

@@ -8,8 +8,9 @@ final class GatherKernel: OpKernel {
 
     init(_ node: Node) throws {
         try node.expect(inputs: 2, outputs: 1)
-        axisOption = Int(try node.option(0))
-        batchDimsOption = Int(try node.option(1))
+        let parameters = try GatherParameters(node)
+        axisOption = parameters.axis
+        batchDimsOption = parameters.batchDims
     }
 
     func prepare(_ node: Node) throws {

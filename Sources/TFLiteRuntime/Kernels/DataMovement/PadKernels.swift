@@ -203,7 +203,7 @@ final class MirrorPadKernel: OpKernel {
 
     init(_ node: Node) throws {
         try node.expect(inputs: 2, outputs: 1)
-        let mode = try node.optionByte(0)
+        let mode = try MirrorPadParameters(node).mode
         guard mode == 0 || mode == 1 else { throw node.error("unknown mirror pad mode \(mode)") }
         edgeOffset = mode == 0 ? 1 : 0
     }

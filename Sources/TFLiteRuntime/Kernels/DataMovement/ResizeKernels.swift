@@ -30,8 +30,9 @@ final class ResizeBilinearKernel: OpKernel {
 
     init(_ node: Node) throws {
         try node.expect(inputs: 2, outputs: 1)
-        alignCorners = try node.optionBool(2)
-        halfPixelCenters = try node.optionBool(3)
+        let parameters = try ResizeParameters(node, bilinear: true)
+        alignCorners = parameters.alignCorners
+        halfPixelCenters = parameters.halfPixelCenters
         guard !(alignCorners && halfPixelCenters) else {
             throw node.error("align_corners and half_pixel_centers cannot both be set")
         }
@@ -203,8 +204,9 @@ final class ResizeNearestNeighborKernel: OpKernel {
 
     init(_ node: Node) throws {
         try node.expect(inputs: 2, outputs: 1)
-        alignCorners = try node.optionBool(0)
-        halfPixelCenters = try node.optionBool(1)
+        let parameters = try ResizeParameters(node, bilinear: false)
+        alignCorners = parameters.alignCorners
+        halfPixelCenters = parameters.halfPixelCenters
     }
 
     func prepare(_ node: Node) throws {

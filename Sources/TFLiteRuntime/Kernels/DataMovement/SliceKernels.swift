@@ -62,10 +62,10 @@ final class StridedSliceKernel: OpKernel {
 
     init(_ node: Node) throws {
         try node.expect(inputs: 4, outputs: 1)
-        func mask(_ field: Int) throws -> UInt32 { UInt32(truncatingIfNeeded: try node.option(field)) }
+        let p = try StridedSliceParameters(node)
         masks = .init(
-            begin: try mask(0), end: try mask(1), ellipsis: try mask(2), newAxis: try mask(3),
-            shrinkAxis: try mask(4), offset: try node.optionBool(5))
+            begin: p.beginMask, end: p.endMask, ellipsis: p.ellipsisMask, newAxis: p.newAxisMask,
+            shrinkAxis: p.shrinkAxisMask, offset: p.offset)
     }
 
     func prepare(_ node: Node) throws {

@@ -10,7 +10,7 @@ final class SpaceDepthKernel: OpKernel {
     init(_ node: Node, _ direction: Direction) throws {
         try node.expect(inputs: 1, outputs: 1)
         self.direction = direction
-        block = Int(try node.option(0))
+        block = try BlockSizeParameters(node).blockSize
         guard block > 0 else { throw node.error("block_size \(block) must be positive") }
     }
 

@@ -11,11 +11,13 @@ final class BinaryElementwiseKernel: OpKernel {
     private var plan: BroadcastPlan?
     /// Integer parameters of the quantized (uint8/int8/int16) variants.
     private var quantized = QuantizedBinaryParams()
+    private let parameters: BinaryParameters
 
     init(_ node: Node, _ op: BinaryOperator) throws {
         self.op = op
         try node.expect(inputs: 2, outputs: 1)
-        activation = op.hasFusedActivation ? try FusedActivation(node: node, field: 0) : .none
+        parameters = try BinaryParameters(node, hasActivation: op.hasFusedActivation)
+        activation = parameters.activation
     }
 
     func prepare(_ node: Node) throws {
@@ -107,10 +109,9 @@ final class BinaryElementwiseKernel: OpKernel {
                 guard a.zeroPoint == 0, b.zeroPoint == 0, out.zeroPoint == 0 else {
                     throw node.error("int16 inputs and output need zero points of 0")
                 }
-                // The power-of-two int16 path (`pot_scale_int16`, field 1, default true) is LiteRT's
-                // LSTM special case; the converter writes false for 16x8 models.
-                let potField = 1
-                if try node.optionBool(potField, true) && isPowerOfTwo(a.scale) && isPowerOfTwo(b.scale)
+                // The power-of-two int16 path (`pot_scale_int16`, default true) is LiteRT's LSTM
+                // special case; the converter writes false for 16x8 models.
+                if parameters.potScaleInt16 && isPowerOfTwo(a.scale) && isPowerOfTwo(b.scale)
                     && isPowerOfTwo(out.scale)
                 {
                     throw node.error("int16 power-of-two-scale ADD/SUB is not supported")

@@ -10,12 +10,13 @@ struct PoolOptions {
     let activation: FusedActivation
 
     init(node: Node) throws {
-        padding = try PaddingScheme(node: node, field: 0)
-        strideWidth = Int(try node.option(1))
-        strideHeight = Int(try node.option(2))
-        filterWidth = Int(try node.option(3))
-        filterHeight = Int(try node.option(4))
-        activation = try FusedActivation(node: node, field: 5)
+        let parameters = try Pool2DParameters(node)
+        padding = parameters.padding
+        strideWidth = parameters.strideWidth
+        strideHeight = parameters.strideHeight
+        filterWidth = parameters.filterWidth
+        filterHeight = parameters.filterHeight
+        activation = parameters.activation
     }
 
     /// The output window geometry for an input shape (validates everything).

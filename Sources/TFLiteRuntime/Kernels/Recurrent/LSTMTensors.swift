@@ -22,11 +22,12 @@ struct LSTMOptions {
     var asymmetricQuantizeInputs: Bool
 
     init(_ node: Node) throws {
-        activation = Int(try node.optionByte(0))
-        cellClip = try node.optionFloat(1)
-        projClip = try node.optionFloat(2)
-        timeMajor = try node.optionBool(3)
-        asymmetricQuantizeInputs = try node.optionBool(4)
+        let p = try SequenceLSTMParameters(node)
+        activation = Int(p.activation)
+        cellClip = p.cellClip
+        projClip = p.projClip
+        timeMajor = p.timeMajor
+        asymmetricQuantizeInputs = p.asymmetricQuantizeInputs
         guard [0, 1, 2, 3, 4, 6].contains(activation) else {
             throw node.error("unsupported fused activation \(activation)")
         }

@@ -15,7 +15,7 @@ final class ArgMinMaxKernel: OpKernel {
     init(_ node: Node, isMax: Bool) throws {
         self.isMax = isMax
         try node.expect(inputs: 2, outputs: 1)
-        let raw = try node.optionByte(0)
+        let raw = try ArgMinMaxParameters(node).outputType
         guard let type = TensorType(rawValue: raw), type == .int32 || type == .int64 else {
             throw node.error("output_type \(raw) is not supported; supported: INT32, INT64")
         }

@@ -20,7 +20,7 @@ final class ReduceKernel: OpKernel {
     init(_ node: Node, _ operation: Operation) throws {
         self.operation = operation
         try node.expect(inputs: 2, outputs: 1)
-        keepDims = try node.optionBool(0)
+        keepDims = try ReducerParameters(node).keepDims
     }
 
     func prepare(_ node: Node) throws {

@@ -50,7 +50,7 @@ enum ReshapeRules {
     /// `ReshapeOptions.new_shape`; one dimension may be -1.
     static func reshape(_ node: Node) throws -> OpKernel {
         try node.expect(inputs: 1, 2, outputs: 1)
-        let optionShape = try node.optionInts(0)
+        let optionShape = try ShapeListParameters(node).dimensions
         return ByteCopyKernel { node, input in try reshapeShape(node, input, optionShape) }
     }
 
@@ -109,7 +109,7 @@ enum ReshapeRules {
     /// SQUEEZE: drops the size-1 dimensions listed in `SqueezeOptions.squeeze_dims`, or all of them.
     static func squeeze(_ node: Node) throws -> OpKernel {
         try node.expect(inputs: 1, outputs: 1)
-        let dims = try node.optionInts(0) ?? []
+        let dims = try ShapeListParameters(node).dimensions ?? []
         return ByteCopyKernel { node, input in try squeezeShape(node, input, dims) }
     }
 

@@ -9,8 +9,7 @@ final class ShapeKernel: OpKernel {
 
     init(_ node: Node) throws {
         try node.expect(inputs: 1, outputs: 1)
-        if let options = node.options, options.has(0) {
-            let raw = try options.int8(0)
+        if let raw = try ShapeParameters(node).outputType {
             guard raw == TensorType.int32.rawValue || raw == TensorType.int64.rawValue else {
                 throw node.error("output type \(TensorType(rawValue: raw)?.name ?? "\(raw)") is not INT32 or INT64")
             }
