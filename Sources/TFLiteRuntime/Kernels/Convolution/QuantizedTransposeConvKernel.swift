@@ -33,12 +33,9 @@ final class QuantizedTransposeConvKernel: OpKernel {
 
     init(_ node: Node) throws {
         try node.expect(inputs: 3, 4, outputs: 1)
-        let parameters = try TransposeConvParameters(node)
-        padding = parameters.padding
-        strideWidth = parameters.strideWidth
-        strideHeight = parameters.strideHeight
-        activation = parameters.activation
-        quantizedBiasType = parameters.quantizedBiasType
+        let p = try TransposeConvParameters(node)
+        (padding, strideWidth, strideHeight) = (p.padding, p.strideWidth, p.strideHeight)
+        (activation, quantizedBiasType) = (p.activation, p.quantizedBiasType)
     }
 
     func prepare(_ node: Node) throws {

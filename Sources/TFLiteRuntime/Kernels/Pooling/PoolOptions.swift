@@ -1,23 +1,9 @@
-/// The options of AVERAGE_POOL_2D and MAX_POOL_2D (`Pool2DOptions`), shared by the float and
-/// quantized kernels: padding 0, stride_w 1, stride_h 2, filter_width 3, filter_height 4,
-/// fused activation 5.
-struct PoolOptions {
-    let padding: PaddingScheme
-    let strideHeight: Int
-    let strideWidth: Int
-    let filterHeight: Int
-    let filterWidth: Int
-    let activation: FusedActivation
+/// The options of AVERAGE_POOL_2D and MAX_POOL_2D, shared by the float and quantized kernels: the
+/// typed `Pool2DOptions` with the window geometry they imply.
+typealias PoolOptions = Pool2DParameters
 
-    init(node: Node) throws {
-        let parameters = try Pool2DParameters(node)
-        padding = parameters.padding
-        strideWidth = parameters.strideWidth
-        strideHeight = parameters.strideHeight
-        filterWidth = parameters.filterWidth
-        filterHeight = parameters.filterHeight
-        activation = parameters.activation
-    }
+extension Pool2DParameters {
+    init(node: Node) throws { self = try Pool2DParameters(node) }
 
     /// The output window geometry for an input shape (validates everything).
     ///
