@@ -48,10 +48,18 @@ public final class Interpreter {
     }
 
     /// Creates an interpreter for an already loaded model.
+    ///
+    /// - Throws: ``InterpreterError/tensorFlowLiteError(_:)`` naming the subgraph, node, operator
+    ///   and version when the model uses an operator this runtime cannot run (raised here, where
+    ///   TensorFlowLiteSwift raises it, not at `allocateTensors()`);
+    ///   ``InterpreterError/invalidModel(_:)`` for a malformed model.
     public init(model: Model, options: Options? = nil, delegates: [Delegate]? = nil) throws {
         self.model = model
         self.options = options
         self.delegates = delegates
+        if let problem = model.firstUnsupportedOperator {
+            throw InterpreterError.tensorFlowLiteError(problem)
+        }
         do {
             executor = try SubgraphExecutor(model: model, subgraphIndex: 0, threadCount: options?.resolvedThreadCount ?? 1)
         } catch let error as ModelError {
