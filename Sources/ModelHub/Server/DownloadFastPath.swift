@@ -59,12 +59,7 @@ struct DownloadFastPath: Sendable {
         let version = stored.version
         let size = version.size
         let metrics = server.metrics
-        let counter = server.downloads
-        let completed: @Sendable () -> Void = {
-            metrics.downloadBytes(model: name, version: number, bytes: size)
-            counter.add(name: name, version: number)
-            metrics.downloadCompleted(model: name, version: number)
-        }
+        let completed = server.downloadCompleted(name: name, version: number, bytes: size, wholeFile: true)
         let body: ByteBuffer
         let usesTicket: Bool
         if size >= 16 * 1024, let regions = server.fileRegions,

@@ -89,13 +89,7 @@ extension HubServer {
         let length = part.length
         // A download counts once its last byte has been written to the socket (as nginx's
         // $request_completion); bytes count as they are written.
-        let completed: @Sendable () -> Void = {
-            metrics.downloadBytes(model: name, version: number, bytes: length)
-            if wholeFile {
-                counter.add(name: name, version: number)
-                metrics.downloadCompleted(model: name, version: number)
-            }
-        }
+        let completed = downloadCompleted(name: name, version: number, bytes: length, wholeFile: wholeFile)
         if rate == nil, length >= 16 * 1024, let regions = fileRegions, let ticket = blob.ticket(in: regions, part, completed) {
             // sendfile: the file's bytes go from the page cache to the socket without a copy here.
             let body = ResponseBody(contentLength: Int(length)) { writer in
@@ -125,6 +119,21 @@ extension HubServer {
             }
         }
         return Response(status: status, headers: headers, body: body)
+    }
+}
+
+extension HubServer {
+    /// What a download that has written its last byte counts: its bytes, and — for a whole-file
+    /// answer — one download (shared by the router's route and the fast path).
+    func downloadCompleted(name: String, version: Int, bytes: Int64, wholeFile: Bool) -> @Sendable () -> Void {
+        let (metrics, counter) = (self.metrics, downloads)
+        return {
+            metrics.downloadBytes(model: name, version: version, bytes: bytes)
+            if wholeFile {
+                counter.add(name: name, version: version)
+                metrics.downloadCompleted(model: name, version: version)
+            }
+        }
     }
 }
 
