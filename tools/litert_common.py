@@ -58,7 +58,7 @@ def run(interpreter: Interpreter, inputs: Sequence[np.ndarray]) -> list[np.ndarr
             interpreter.resize_tensor_input(detail["index"], list(array.shape), strict=False)
     interpreter.allocate_tensors()
     for array, detail in zip(inputs, interpreter.get_input_details()):
-        interpreter.set_tensor(detail["index"], np.ascontiguousarray(array))
+        interpreter.set_tensor(detail["index"], np.require(array, requirements="C"))  # keeps 0-d arrays 0-d
     interpreter.invoke()
     return [np.array(interpreter.get_tensor(d["index"])) for d in interpreter.get_output_details()]
 

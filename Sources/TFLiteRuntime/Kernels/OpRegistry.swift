@@ -8,13 +8,20 @@ enum OpRegistry {
         for family in [
             convolutionKernels, elementwiseKernels, activationKernels, poolingKernels, reductionKernels,
             shapeKernels, dataMovementKernels, conversionKernels, recurrentKernels,
+            logicalKernels, mathKernels, indexingKernels, normalizationKernels,
         ] {
             table.merge(family) { first, _ in first }
         }
         return table
     }()
 
-    static let customs: [String: KernelFactory] = customKernels.merging(detectionCustomKernels) { first, _ in first }
+    static let customs: [String: KernelFactory] = {
+        var table = [String: KernelFactory]()
+        for family in [customKernels, detectionCustomKernels, mediaPipeCustomKernels, audioCustomKernels] {
+            table.merge(family) { first, _ in first }
+        }
+        return table
+    }()
 
     static func factory(for code: OperatorCode) -> KernelFactory? {
         if code.builtin == .custom {

@@ -296,39 +296,3 @@ struct SequenceLSTMParameters {
         asymmetricQuantizeInputs = try o.bool(4)
     }
 }
-
-/// Bounds-checked reads of one node's options table, for the structs above only.
-private struct OptionsReader {
-    let node: Node
-
-    init(_ node: Node) { self.node = node }
-
-    func int(_ field: Int, _ defaultValue: Int32 = 0) throws -> Int32 {
-        try node.options?.int32(field, defaultValue) ?? defaultValue
-    }
-    func byte(_ field: Int, _ defaultValue: Int8 = 0) throws -> Int8 {
-        try node.options?.int8(field, defaultValue) ?? defaultValue
-    }
-    func bool(_ field: Int, _ defaultValue: Bool = false) throws -> Bool {
-        try node.options?.bool(field, defaultValue) ?? defaultValue
-    }
-    func float(_ field: Int, _ defaultValue: Float = 0) throws -> Float {
-        try node.options?.float(field, defaultValue) ?? defaultValue
-    }
-    func ints(_ field: Int) throws -> [Int]? {
-        try node.options?.int32Vector(field)?.map(Int.init)
-    }
-    func has(_ field: Int) -> Bool { node.options?.has(field) ?? false }
-
-    func padding(_ field: Int) throws -> PaddingScheme {
-        let raw = try byte(field)
-        guard let value = PaddingScheme(rawValue: raw) else { throw node.error("unknown padding \(raw)") }
-        return value
-    }
-
-    func activation(_ field: Int) throws -> FusedActivation {
-        let raw = try byte(field)
-        guard let value = FusedActivation(rawValue: raw) else { throw node.error("unknown fused activation \(raw)") }
-        return value
-    }
-}

@@ -1,0 +1,6 @@
+extension OpRegistry {
+    /// TensorFlow Lite's audio custom operators (AudioSpectrogram, Mfcc), by custom code.
+    static var audioCustomKernels: [String: KernelFactory] {
+        [:]
+    }
+}

@@ -1,0 +1,6 @@
+extension OpRegistry {
+    /// MediaPipe's custom operators, by custom code.
+    static var mediaPipeCustomKernels: [String: KernelFactory] {
+        [:]
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+
+@testable import TFLiteRuntime
+
+/// Every single-operator case LiteRT runs (`tools/make_op_models.py`), run here and compared with
+/// LiteRT's output: integer and bool outputs exactly, float outputs within the case's tolerance
+/// (max |ours − LiteRT| ≤ tolerance × max(1, max |LiteRT|)).
+///
+/// Cases this runtime does not run yet are listed in `single_ops_pending.txt`; each of them must
+/// still fail here (a pending case that starts passing fails the suite until it is taken off the
+/// list), so the list is always the truth. `OPENMLKIT_WRITE_PENDING=1 swift test --filter
+/// SingleOperatorTests` rewrites the list from what fails now.
+@Suite("Single operators against LiteRT")
+struct SingleOperatorTests {
+    struct Manifest: Decodable {
+        struct Case: Decodable {
+            let name: String
+            let op: String
+            let version: Int
+            let litert: String
+            let run_inputs: Int?
+            let tolerance: Double?
+        }
+        let cases: [Case]
+    }
+
+    static let folder = TestPaths.packageRoot.appendingPathComponent("Tests/TFLiteRuntimeTests/Fixtures/single_ops")
+    static let pendingFile = TestPaths.packageRoot.appendingPathComponent(
+        "Tests/TFLiteRuntimeTests/Fixtures/single_ops_pending.txt")
+
+    static func manifest() throws -> Manifest {
+        try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: folder.appendingPathComponent("manifest.json")))
+    }
+
+    /// The cases LiteRT runs: the denominator.
+    static var runnable: [Manifest.Case] { ((try? manifest().cases) ?? []).filter { $0.litert == "runs" } }
+
+    static func pending() -> Set<String> {
+        guard let text = try? String(contentsOf: pendingFile, encoding: .utf8) else { return [] }
+        return Set(
+            text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty && !$0.hasPrefix("#") })
+    }
+
+    /// Runs one case at `threads`; returns nil when every output matches, else why not.
+    static func failure(_ entry: Manifest.Case, threads: Int) -> String? {
+        let caseFolder = folder.appendingPathComponent(entry.name)
+        do {
+            let interpreter = try Interpreter(
+                modelPath: caseFolder.appendingPathComponent("model.tflite").path, options: .init(threadCount: threads))
+            var inputs = [NumPyArray]()
+            for i in 0..<(entry.run_inputs ?? interpreter.inputTensorCount) {
+                let array = try NumPyArray(contentsOf: caseFolder.appendingPathComponent("input_\(i).npy"))
+                if try interpreter.input(at: i).shape.dimensions != array.shape {
+                    try interpreter.resizeInput(at: i, to: Tensor.Shape(array.shape))
+                }
+                inputs.append(array)
+            }
+            try interpreter.allocateTensors()
+            for (i, array) in inputs.enumerated() { try interpreter.copy(array.data, toInputAt: i) }
+            try interpreter.invoke()
+            for o in 0..<interpreter.outputTensorCount {
+                let expected = try NumPyArray(contentsOf: caseFolder.appendingPathComponent("output_\(o).npy"))
+                let actual = NumPyArray(try interpreter.output(at: o))
+                guard actual.type == expected.type else {
+                    return "output \(o) has type \(actual.type.name), LiteRT \(expected.type.name)"
+                }
+                guard actual.shape == expected.shape else {
+                    return "output \(o) has shape \(actual.shape), LiteRT \(expected.shape)"
+                }
+                let isFloat = [.float32, .float16, .float64].contains(expected.type)
+                if !isFloat {
+                    if actual.data != expected.data { return "output \(o) differs from LiteRT's (compared exactly)" }
+                    continue
+                }
+                let a = actual.doubleValues()
+                let e = expected.doubleValues()
+                for (x, y) in zip(a, e) where x.isNaN != y.isNaN {
+                    return "output \(o): NaN in one runtime only"
+                }
+                let finite = zip(a, e).filter { !$0.0.isNaN && !$0.1.isNaN }
+                if let bad = finite.first(where: { $0.0.isInfinite || $0.1.isInfinite ? $0.0 != $0.1 : false }) {
+                    return "output \(o): \(bad.0) where LiteRT has \(bad.1)"
+                }
+                let values = finite.filter { !$0.1.isInfinite }
+                let scale = max(1, values.map { abs($0.1) }.max() ?? 0)
+                let diff = values.map { abs($0.0 - $0.1) }.max() ?? 0
+                let tolerance = (entry.tolerance ?? 1e-5) * scale
+                if diff > tolerance { return "output \(o): max diff \(diff) > \(tolerance)" }
+            }
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test("the manifest has cases LiteRT runs")
+    func manifestPresent() throws {
+        #expect(SingleOperatorTests.runnable.count > 0)
+    }
+
+    @Test("each case matches LiteRT, or is pending and still fails")
+    func everyCase() throws {
+        let pending = SingleOperatorTests.pending()
+        var passed = [String]()
+        var failing = [(String, String)]()
+        for entry in SingleOperatorTests.runnable {
+            let why = SingleOperatorTests.failure(entry, threads: 1) ?? SingleOperatorTests.failure(entry, threads: 2)
+            if let why { failing.append((entry.name, why)) } else { passed.append(entry.name) }
+        }
+        let total = SingleOperatorTests.runnable.count
+        let operators = Set(SingleOperatorTests.runnable.map(\.op))
+        let passingOps = Set(SingleOperatorTests.runnable.filter { passed.contains($0.name) }.map(\.op))
+        print(
+            "single operators: \(passed.count) of \(total) cases LiteRT runs match it here "
+                + "(\(passingOps.count) of \(operators.count) operators with every case or some); \(failing.count) pending")
+        if ProcessInfo.processInfo.environment["OPENMLKIT_WRITE_PENDING"] == "1" {
+            let text =
+                "# Single-operator cases LiteRT runs that this runtime does not run yet (SingleOperatorTests).\n"
+                + failing.map { "\($0.0)" }.sorted().joined(separator: "\n") + "\n"
+            try text.write(to: SingleOperatorTests.pendingFile, atomically: true, encoding: .utf8)
+            return
+        }
+        for (name, why) in failing where !pending.contains(name) {
+            Issue.record("\(name): \(why)")
+        }
+        for name in passed where pending.contains(name) {
+            Issue.record("\(name) now matches LiteRT: take it off single_ops_pending.txt")
+        }
+        let known = Set(SingleOperatorTests.runnable.map(\.name))
+        for name in pending where !known.contains(name) {
+            Issue.record("single_ops_pending.txt lists \(name), which is not a case LiteRT runs")
+        }
+    }
+}

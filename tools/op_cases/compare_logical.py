@@ -1,0 +1,51 @@
+"""Comparisons, logical operators, SELECT/SELECT_V2 and WHERE."""
+
+from opmodel import Case, inp, out
+
+CASES = []
+
+_COMPARE = ["EQUAL", "NOT_EQUAL", "LESS", "LESS_EQUAL", "GREATER", "GREATER_EQUAL"]
+for op in _COMPARE:
+    low = op.lower()
+    for dtype in ["float32", "int32", "int64", "bool", "int16"]:
+        if dtype == "bool" and op not in ("EQUAL", "NOT_EQUAL"):
+            continue
+        kw = {"low": -3, "high": 3} if dtype != "float32" else {}
+        CASES.append(Case(f"{low}_{dtype}", op, [inp(dtype, [2, 3, 4], **kw), inp(dtype, [2, 3, 4], **kw)], [out("bool")]))
+    # broadcasting (one operand a row)
+    CASES.append(Case(f"{low}_float32_broadcast", op,
+                      [inp("float32", [2, 3, 4], values=[round(v * 0.5, 1) for v in range(-12, 12)]),
+                       inp("float32", [1, 1, 4], values=[-1.0, 0.0, 0.5, 2.0])], [out("bool")]))
+    CASES.append(Case(f"{low}_int32_broadcast5d", op,
+                      [inp("int32", [2, 1, 3, 1, 2], low=-2, high=2), inp("int32", [1, 2, 1, 2, 1], low=-2, high=2)],
+                      [out("bool")]))
+    # quantized: the operands have different scales, so the kernel must rescale before comparing
+    CASES.append(Case(f"{low}_uint8", op,
+                      [inp("uint8", [2, 8], scale=0.05, zero_point=128), inp("uint8", [2, 8], scale=0.1, zero_point=120)],
+                      [out("bool")], version=2))
+    CASES.append(Case(f"{low}_int8", op,
+                      [inp("int8", [2, 8], scale=0.05, zero_point=-3), inp("int8", [1, 8], scale=0.08, zero_point=4)],
+                      [out("bool")], version=2))
+
+for op in ["LOGICAL_AND", "LOGICAL_OR"]:
+    low = op.lower()
+    CASES.append(Case(f"{low}_bool", op, [inp("bool", [3, 5]), inp("bool", [3, 5])], [out("bool")]))
+    CASES.append(Case(f"{low}_bool_broadcast", op, [inp("bool", [2, 3, 4]), inp("bool", [3, 1])], [out("bool")]))
+CASES.append(Case("logical_not_bool", "LOGICAL_NOT", [inp("bool", [4, 6])], [out("bool")]))
+
+for op, version in [("SELECT", 1), ("SELECT_V2", 1)]:
+    low = op.lower()
+    for dtype in ["float32", "int32", "int64", "bool", "uint8", "int8", "int16"]:
+        kw = {"scale": 0.1, "zero_point": 0} if dtype in ("uint8", "int8", "int16") else {}
+        CASES.append(Case(f"{low}_{dtype}", op,
+                          [inp("bool", [2, 3, 4]), inp(dtype, [2, 3, 4], **kw), inp(dtype, [2, 3, 4], **kw)],
+                          [out(dtype, **kw)], version=version))
+CASES.append(Case("select_float32_rank1_condition", "SELECT",
+                  [inp("bool", [2]), inp("float32", [2, 3]), inp("float32", [2, 3])], [out("float32")]))
+CASES.append(Case("select_v2_float32_broadcast", "SELECT_V2",
+                  [inp("bool", [1, 3, 1]), inp("float32", [2, 3, 4]), inp("float32", [1, 1, 4])], [out("float32")], version=2))
+CASES.append(Case("select_v2_int32_broadcast_scalar", "SELECT_V2",
+                  [inp("bool", [2, 3]), inp("int32", []), inp("int32", [2, 1])], [out("int32")], version=2))
+
+for dtype in ["bool", "float32", "int32", "int64", "int8", "uint8"]:
+    CASES.append(Case(f"where_{dtype}", "WHERE", [inp(dtype, [3, 4], low=-1, high=1)], [out("int64")]))

@@ -1,0 +1,220 @@
+"""Single-operator TFLite models written straight from the FlatBuffer schema.
+
+A case names one builtin (or custom) operator, its input tensors (run-time inputs with seeded random
+values, or constants), its output tensors' types and its options; `build` turns it into the bytes of
+a `.tflite` file with the schema module that ships with ai-edge-litert (no TensorFlow needed).
+
+    from opmodel import Case, inp, const, out
+    Case("equal_int32", "EQUAL", [inp("int32", [2, 3]), inp("int32", [2, 3])], [out("bool")])
+    Case("sum_keep", "SUM", [inp("float32", [2, 3]), const("int32", [1], [1])], [out("float32")],
+         options=("ReducerOptions", {"keepDims": True}))
+
+Output shapes may be left empty: `make_op_models.py` runs the model in LiteRT once, then rebuilds
+it with the shapes LiteRT computed, so the committed model declares what the runtime produces.
+"""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+import flatbuffers
+import numpy as np
+from ai_edge_litert import schema_py_generated as schema
+
+DTYPES: dict[str, tuple[int, Any]] = {
+    "float32": (schema.TensorType.FLOAT32, np.float32),
+    "float16": (schema.TensorType.FLOAT16, np.float16),
+    "float64": (schema.TensorType.FLOAT64, np.float64),
+    "int8": (schema.TensorType.INT8, np.int8),
+    "uint8": (schema.TensorType.UINT8, np.uint8),
+    "int16": (schema.TensorType.INT16, np.int16),
+    "uint16": (schema.TensorType.UINT16, np.uint16),
+    "int32": (schema.TensorType.INT32, np.int32),
+    "uint32": (schema.TensorType.UINT32, np.uint32),
+    "int64": (schema.TensorType.INT64, np.int64),
+    "bool": (schema.TensorType.BOOL, np.bool_),
+}
+
+BUILTINS: dict[str, int] = {k: v for k, v in vars(schema.BuiltinOperator).items() if not k.startswith("_")}
+OPTION_TYPES: dict[str, int] = {k: v for k, v in vars(schema.BuiltinOptions).items() if not k.startswith("_")}
+
+
+@dataclass
+class TensorSpec:
+    """One tensor of a case: dtype, shape, and either constant values or how to draw random ones."""
+
+    dtype: str
+    shape: list[int]
+    values: Any = None  # constant data, or fixed run-time input data
+    const: bool = False
+    low: float | None = None  # range of random run-time values (inclusive for integers)
+    high: float | None = None
+    scale: float | list[float] | None = None
+    zero_point: int | list[int] | None = None
+    axis: int = 0
+    unique: bool = False  # random values without repeats (TOPK ties, ...)
+
+    def array(self, rng: np.random.Generator) -> np.ndarray:
+        """The tensor's values: the given ones, or seeded random ones of its dtype."""
+        np_type = DTYPES[self.dtype][1]
+        if self.values is not None:
+            return np.asarray(self.values, dtype=np_type).reshape(self.shape)
+        count = int(np.prod(self.shape)) if self.shape else 1
+        if self.dtype == "bool":
+            return rng.integers(0, 2, size=self.shape).astype(np.bool_)
+        if self.dtype.startswith("float"):
+            low = -3.0 if self.low is None else self.low
+            high = 3.0 if self.high is None else self.high
+            if self.unique:
+                values = np.linspace(low, high, count)
+                rng.shuffle(values)
+                return values.reshape(self.shape).astype(np_type)
+            return rng.uniform(low, high, size=self.shape).astype(np_type)
+        info = np.iinfo(np_type)
+        low = max(info.min, -10 if self.low is None else int(self.low)) if info.min < 0 else max(0, int(self.low or 0))
+        high = min(info.max, 10 if self.high is None else int(self.high))
+        if self.dtype in ("int8", "uint8", "int16") and self.low is None and self.high is None:
+            low, high = int(info.min), int(info.max)
+            if self.dtype == "int16":
+                low, high = -3000, 3000
+        if self.unique:
+            values = rng.permutation(np.arange(low, low + count, dtype=np.int64))
+            return values.reshape(self.shape).astype(np_type)
+        return rng.integers(low, high + 1, size=self.shape, dtype=np.int64).astype(np_type)
+
+
+def inp(dtype: str, shape: Sequence[int], values: Any = None, **kw: Any) -> TensorSpec:
+    """A run-time input (random unless `values` is given)."""
+    return TensorSpec(dtype, list(shape), values=values, **kw)
+
+
+def const(dtype: str, shape: Sequence[int], values: Any, **kw: Any) -> TensorSpec:
+    """A constant tensor stored in the model."""
+    return TensorSpec(dtype, list(shape), values=values, const=True, **kw)
+
+
+def out(dtype: str, shape: Sequence[int] = (), **kw: Any) -> TensorSpec:
+    """An output; its shape is filled in from LiteRT's answer when left empty."""
+    return TensorSpec(dtype, list(shape), **kw)
+
+
+@dataclass
+class Case:
+    name: str
+    op: str  # builtin name ("EQUAL") or "CUSTOM:<code>"
+    inputs: list[TensorSpec | None]  # None: an omitted optional operand (index -1)
+    outputs: list[TensorSpec]
+    options: tuple[str, dict[str, Any]] | None = None
+    version: int = 1
+    custom_options: bytes | None = None
+    tolerance: float = 1e-5
+    note: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def rng(self) -> np.random.Generator:
+        return np.random.default_rng(zlib.crc32(self.name.encode()))
+
+    def input_arrays(self) -> list[np.ndarray]:
+        """Values of the run-time inputs, in input order (deterministic per case name)."""
+        rng = self.rng()
+        return [t.array(rng) for t in self.inputs if t is not None and not t.const]
+
+
+def _quantization(spec: TensorSpec) -> "schema.QuantizationParametersT | None":
+    if spec.scale is None:
+        return None
+    q = schema.QuantizationParametersT()
+    scales = spec.scale if isinstance(spec.scale, list) else [spec.scale]
+    zeros = spec.zero_point if isinstance(spec.zero_point, list) else [spec.zero_point or 0] * len(scales)
+    q.scale = [float(s) for s in scales]
+    q.zeroPoint = [int(z) for z in zeros]
+    q.quantizedDimension = spec.axis
+    return q
+
+
+def _options(name: str, values: dict[str, Any]) -> tuple[int, Any]:
+    if name not in OPTION_TYPES:
+        raise ValueError(f"unknown options table {name}")
+    table = getattr(schema, name + "T")()
+    for key, value in values.items():
+        if not hasattr(table, key):
+            raise ValueError(f"{name} has no field {key}")
+        setattr(table, key, value)
+    return OPTION_TYPES[name], table
+
+
+def build(case: Case, output_shapes: Sequence[Sequence[int]] | None = None) -> bytes:
+    """The `.tflite` bytes of a one-operator model for `case`."""
+    model = schema.ModelT()
+    model.version = 3
+    model.description = f"OpenMLKit single-operator case {case.name}"
+    code = schema.OperatorCodeT()
+    if case.op.startswith("CUSTOM:"):
+        code.builtinCode = schema.BuiltinOperator.CUSTOM
+        code.deprecatedBuiltinCode = schema.BuiltinOperator.CUSTOM
+        code.customCode = case.op.split(":", 1)[1]
+    else:
+        value = BUILTINS[case.op]
+        code.builtinCode = value
+        code.deprecatedBuiltinCode = min(value, schema.BuiltinOperator.PLACEHOLDER_FOR_GREATER_OP_CODES)
+    code.version = case.version
+    model.operatorCodes = [code]
+
+    buffers = [schema.BufferT()]
+    tensors: list[schema.TensorT] = []
+    graph_inputs: list[int] = []
+    op_inputs: list[int] = []
+    rng = case.rng()
+
+    def add_tensor(spec: TensorSpec, name: str, shape: Sequence[int]) -> int:
+        t = schema.TensorT()
+        t.name = name
+        t.type = DTYPES[spec.dtype][0]
+        t.shape = list(shape)
+        t.buffer = 0
+        t.quantization = _quantization(spec)
+        if spec.const:
+            data = spec.array(rng)
+            b = schema.BufferT()
+            b.data = np.frombuffer(np.ascontiguousarray(data).tobytes(), dtype=np.uint8).tolist() or None
+            buffers.append(b)
+            t.buffer = len(buffers) - 1
+        tensors.append(t)
+        return len(tensors) - 1
+
+    for i, spec in enumerate(case.inputs):
+        if spec is None:
+            op_inputs.append(-1)
+            continue
+        index = add_tensor(spec, f"input_{i}", spec.shape)
+        op_inputs.append(index)
+        if not spec.const:
+            graph_inputs.append(index)
+    op_outputs = []
+    for i, spec in enumerate(case.outputs):
+        shape = output_shapes[i] if output_shapes is not None else spec.shape
+        op_outputs.append(add_tensor(spec, f"output_{i}", shape))
+
+    op = schema.OperatorT()
+    op.opcodeIndex = 0
+    op.inputs = op_inputs
+    op.outputs = op_outputs
+    if case.options is not None:
+        op.builtinOptionsType, op.builtinOptions = _options(*case.options)
+    if case.custom_options is not None:
+        op.customOptions = list(case.custom_options)
+
+    graph = schema.SubGraphT()
+    graph.name = "main"
+    graph.tensors = tensors
+    graph.inputs = graph_inputs
+    graph.outputs = op_outputs
+    graph.operators = [op]
+    model.subgraphs = [graph]
+    model.buffers = buffers
+
+    builder = flatbuffers.Builder(1024)
+    builder.Finish(model.Pack(builder), file_identifier=b"TFL3")
+    return bytes(builder.Output())
