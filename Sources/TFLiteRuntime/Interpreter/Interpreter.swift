@@ -18,6 +18,10 @@ public final class Interpreter {
     public let delegates: [Delegate]?
     /// The loaded model (shared, immutable).
     public let model: Model
+    /// The operators this interpreter runs (built-in kernels plus registered custom operators).
+    public let resolver: OperatorResolver
+    /// State the subgraphs share (control flow, resource variables); owns the executors.
+    let context: ExecutionContext
     let executor: SubgraphExecutor
     var hasInvoked = false
 
@@ -25,7 +29,10 @@ public final class Interpreter {
     ///
     /// - Throws: ``InterpreterError/failedToLoadModel`` when the file cannot be read,
     ///   ``InterpreterError/invalidModel(_:)`` when it is not a valid TensorFlow Lite model.
-    public convenience init(modelPath: String, options: Options? = nil, delegates: [Delegate]? = nil) throws {
+    public convenience init(
+        modelPath: String, options: Options? = nil, delegates: [Delegate]? = nil,
+        resolver: OperatorResolver = OperatorResolver()
+    ) throws {
         let model: Model
         do {
             model = try Model(path: modelPath)
@@ -33,18 +40,21 @@ public final class Interpreter {
             if case .unreadable = error { throw InterpreterError.failedToLoadModel }
             throw InterpreterError.invalidModel(error)
         }
-        try self.init(model: model, options: options, delegates: delegates)
+        try self.init(model: model, options: options, delegates: delegates, resolver: resolver)
     }
 
     /// Creates an interpreter from model bytes held in memory.
-    public convenience init(modelData: Data, options: Options? = nil, delegates: [Delegate]? = nil) throws {
+    public convenience init(
+        modelData: Data, options: Options? = nil, delegates: [Delegate]? = nil,
+        resolver: OperatorResolver = OperatorResolver()
+    ) throws {
         let model: Model
         do {
             model = try Model(data: modelData)
         } catch let error as ModelError {
             throw InterpreterError.invalidModel(error)
         }
-        try self.init(model: model, options: options, delegates: delegates)
+        try self.init(model: model, options: options, delegates: delegates, resolver: resolver)
     }
 
     /// Creates an interpreter for an already loaded model.
@@ -53,17 +63,25 @@ public final class Interpreter {
     ///   and version when the model uses an operator this runtime cannot run (raised here, where
     ///   TensorFlowLiteSwift raises it, not at `allocateTensors()`);
     ///   ``InterpreterError/invalidModel(_:)`` for a malformed model.
-    public init(model: Model, options: Options? = nil, delegates: [Delegate]? = nil) throws {
+    ///   `resolver` adds custom operators to the built-in kernels (see ``OperatorResolver``).
+    public init(
+        model: Model, options: Options? = nil, delegates: [Delegate]? = nil,
+        resolver: OperatorResolver = OperatorResolver()
+    ) throws {
         self.model = model
         self.options = options
         self.delegates = delegates
-        if let problem = model.firstUnsupportedOperator {
+        self.resolver = resolver
+        if let problem = model.firstUnsupportedOperator(resolver) {
             throw InterpreterError.tensorFlowLiteError(problem)
         }
+        context = ExecutionContext(model: model, resolver: resolver, threadCount: options?.resolvedThreadCount ?? 1)
         do {
-            executor = try SubgraphExecutor(model: model, subgraphIndex: 0, threadCount: options?.resolvedThreadCount ?? 1)
+            executor = try context.executor(for: 0)
         } catch let error as ModelError {
             throw InterpreterError.invalidModel(error)
+        } catch {
+            throw InterpreterError.tensorFlowLiteError("\(error)")
         }
     }
 
@@ -140,7 +158,7 @@ public final class Interpreter {
 
     /// A runner for the signature `key`, with its own tensors.
     public func signatureRunner(with key: String) throws -> SignatureRunner {
-        try SignatureRunner(model: model, key: key, threadCount: options?.resolvedThreadCount ?? 1)
+        try SignatureRunner(context: context, key: key)
     }
 
     func tensorIndex(input index: Int) throws -> Int {

@@ -5,21 +5,25 @@ extension Model {
         for graph in subgraphs {
             for op in graph.operators {
                 let code = operatorCodes[op.opcodeIndex]
-                if OpRegistry.factory(for: code) == nil { names.insert(code.displayName) }
+                if OpRegistry.versions(for: code) == nil {
+                    names.insert(code.displayName)
+                } else if OpRegistry.unsupportedReason(code) != nil {
+                    names.insert("\(code.displayName) v\(code.version)")
+                }
             }
         }
         return names.sorted()
     }
 
     /// "subgraph S node N: operator NAME (version V) is not supported" for the first operator no
-    /// kernel of this runtime runs; nil when every one has a kernel.
-    var firstUnsupportedOperator: String? {
+    /// kernel of this runtime runs, or whose version is outside the range it accepts; nil when
+    /// every one can run.
+    func firstUnsupportedOperator(_ resolver: OperatorResolver = OperatorResolver()) -> String? {
         for (g, graph) in subgraphs.enumerated() {
             for (n, op) in graph.operators.enumerated() {
                 let code = operatorCodes[op.opcodeIndex]
-                guard OpRegistry.factory(for: code) == nil else { continue }
-                let kind = code.builtin == .custom ? "custom operator" : "operator"
-                return "subgraph \(g) node \(n): \(kind) \(code.displayName) (version \(code.version)) is not supported"
+                guard let reason = resolver.unsupportedReason(code) else { continue }
+                return "subgraph \(g) node \(n): \(reason)"
             }
         }
         return nil

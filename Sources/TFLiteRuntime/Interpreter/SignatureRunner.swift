@@ -12,8 +12,12 @@ public final class SignatureRunner {
     public let outputs: [String]
     private let signature: ModelSignature
     private let executor: SubgraphExecutor
+    /// Shared with the interpreter that made this runner (resource variables live as long as it).
+    private let context: ExecutionContext
 
-    init(model: Model, key: String, threadCount: Int) throws {
+    init(context: ExecutionContext, key: String) throws {
+        self.context = context
+        let model = context.model
         guard let signature = model.signatures.first(where: { $0.key == key }) else {
             throw SignatureRunnerError.failedToCreateSignatureRunner(signatureKey: key)
         }
@@ -22,9 +26,12 @@ public final class SignatureRunner {
         inputs = signature.inputs.map(\.name)
         outputs = signature.outputs.map(\.name)
         do {
-            executor = try SubgraphExecutor(model: model, subgraphIndex: signature.subgraphIndex, threadCount: threadCount)
+            // Its own tensors (the runner's documented contract), sharing the interpreter's resources.
+            executor = try SubgraphExecutor(context: context, subgraphIndex: signature.subgraphIndex)
         } catch let error as ModelError {
             throw InterpreterError.invalidModel(error)
+        } catch {
+            throw SignatureRunnerError.failedToCreateSignatureRunner(signatureKey: key)
         }
     }
 

@@ -23,11 +23,37 @@ enum OpRegistry {
         return table
     }()
 
+    /// The versions of a custom operator that built-in custom kernels accept. Custom operators are
+    /// versioned by their authors, and every published model with these operators uses version 1.
+    static let customVersions: ClosedRange<Int> = 1...1
+
     static func factory(for code: OperatorCode) -> KernelFactory? {
         if code.builtin == .custom {
             return code.customCode.flatMap { customs[$0] }
         }
         return builtins[code.builtin]
+    }
+
+    /// The versions of `code`'s operator this runtime accepts (LiteRT's registered range for a
+    /// builtin), or nil when it has no kernel for the operator.
+    static func versions(for code: OperatorCode) -> ClosedRange<Int>? {
+        guard factory(for: code) != nil else { return nil }
+        if code.builtin == .custom { return customVersions }
+        return litertVersions[code.builtin.rawValue] ?? 1...1
+    }
+
+    /// Why this runtime cannot run `code` ("is not supported", "version 9 is not supported (1–8
+    /// are)"), or nil when it can.
+    static func unsupportedReason(_ code: OperatorCode) -> String? {
+        let kind = code.builtin == .custom ? "custom operator" : "operator"
+        guard let range = versions(for: code) else {
+            return "\(kind) \(code.displayName) (version \(code.version)) is not supported"
+        }
+        guard range.contains(code.version) else {
+            let supported = range.count == 1 ? "only version \(range.lowerBound) is" : "versions \(range.lowerBound)–\(range.upperBound) are"
+            return "\(kind) \(code.displayName) version \(code.version) is not supported (\(supported))"
+        }
+        return nil
     }
 
     /// Every builtin operator this runtime can execute.

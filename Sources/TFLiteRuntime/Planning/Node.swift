@@ -36,6 +36,8 @@ final class Node {
     var isRunning = false
     /// Set by `prepare` when output shapes can only be known at run time.
     var hasDynamicOutputs = false
+    /// The interpreter-wide state: other subgraphs (control flow) and resources (variables).
+    weak var context: ExecutionContext?
 
     init(
         index: Int, code: OperatorCode, inputs: [RuntimeTensor?], outputs: [RuntimeTensor],

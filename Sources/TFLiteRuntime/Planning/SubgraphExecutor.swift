@@ -22,11 +22,22 @@ final class SubgraphExecutor {
 
     var subgraph: ModelSubgraph { model.subgraphs[subgraphIndex] }
 
-    init(model: Model, subgraphIndex: Int, threadCount: Int, planner: MemoryPlanner = GreedyBySizePlanner()) throws {
-        self.model = model
+    /// The interpreter-wide state this subgraph shares with the others (held weakly: the
+    /// interpreter or signature runner that made it owns it).
+    private(set) weak var context: ExecutionContext?
+    /// The operator resolver, kept so kernels can be made without the context.
+    let resolver: OperatorResolver
+    /// True while `invoke` runs: a control-flow operator that re-enters this subgraph is refused.
+    private(set) var isInvoking = false
+
+    init(context: ExecutionContext, subgraphIndex: Int, planner: MemoryPlanner = GreedyBySizePlanner()) throws {
+        self.context = context
+        self.model = context.model
+        self.resolver = context.resolver
         self.subgraphIndex = subgraphIndex
-        self.threadCount = max(1, threadCount)
+        self.threadCount = context.threadCount
         self.planner = planner
+        let model = context.model
         let graph = model.subgraphs[subgraphIndex]
         tensors = graph.tensors.enumerated().map { i, t in
             RuntimeTensor(
@@ -92,9 +103,10 @@ final class SubgraphExecutor {
                 options: try model.options(of: op, what: "subgraph \(subgraphIndex) operator \(n) options"),
                 customOptions: model.customOptions(of: op), threadCount: threadCount,
                 weightArena: weightArena)
-            guard let factory = OpRegistry.factory(for: code) else {
-                let kind = code.builtin == .custom ? "custom operator" : "operator"
-                throw RuntimeError("node \(n): \(kind) \(code.displayName) (version \(code.version)) is not supported")
+            node.context = context
+            if let reason = resolver.unsupportedReason(code) { throw RuntimeError("node \(n): \(reason)") }
+            guard let factory = resolver.factory(for: code) else {
+                throw RuntimeError("node \(n): operator \(code.displayName) is not supported")
             }
             built.append(node)
             builtKernels.append(try factory(node))
@@ -228,6 +240,11 @@ final class SubgraphExecutor {
     /// nanoseconds after it ran.
     func invoke(timing: ((Int, UInt64) -> Void)? = nil) throws {
         guard isAllocated else { throw InterpreterError.allocateTensorsRequired }
+        guard !isInvoking else {
+            throw RuntimeError("subgraph \(subgraphIndex) is already running (a control-flow operator calls it recursively)")
+        }
+        isInvoking = true
+        defer { isInvoking = false }
         for n in order {
             let start = timing == nil ? 0 : DispatchTime.now().uptimeNanoseconds
             defer { if let timing { timing(n, DispatchTime.now().uptimeNanoseconds - start) } }

@@ -1,0 +1,33 @@
+/// What the subgraphs of one interpreter share: the model, the operator resolver, the thread count,
+/// one executor per subgraph (control-flow operators run other subgraphs through it), and the
+/// resources that live as long as the interpreter (resource variables, hash tables, CALL_ONCE).
+///
+/// Executors hold their context weakly; the interpreter (or signature runner) that made the
+/// context keeps it alive. Not thread-safe, like the interpreter.
+final class ExecutionContext {
+    let model: Model
+    let resolver: OperatorResolver
+    let threadCount: Int
+    private var executors: [Int: SubgraphExecutor] = [:]
+    /// Resource variables and hash tables, by resource id.
+    var resources = ResourceStore()
+    /// Subgraphs CALL_ONCE has already run.
+    var initializedSubgraphs = Set<Int>()
+
+    init(model: Model, resolver: OperatorResolver, threadCount: Int) {
+        self.model = model
+        self.resolver = resolver
+        self.threadCount = max(1, threadCount)
+    }
+
+    /// The executor of subgraph `index`, made on first use.
+    func executor(for index: Int) throws -> SubgraphExecutor {
+        if let existing = executors[index] { return existing }
+        guard index >= 0, index < model.subgraphs.count else {
+            throw RuntimeError("subgraph \(index) does not exist (the model has \(model.subgraphs.count))")
+        }
+        let made = try SubgraphExecutor(context: self, subgraphIndex: index)
+        executors[index] = made
+        return made
+    }
+}
