@@ -8,7 +8,7 @@ enum OpRegistry {
         for family in [
             convolutionKernels, elementwiseKernels, activationKernels, poolingKernels, reductionKernels,
             shapeKernels, dataMovementKernels, conversionKernels, recurrentKernels,
-            logicalKernels, mathKernels, indexingKernels, normalizationKernels,
+            logicalKernels, mathKernels, indexingKernels, normalizationKernels, controlFlowKernels,
         ] {
             table.merge(family) { first, _ in first }
         }

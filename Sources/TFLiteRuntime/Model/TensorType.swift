@@ -20,15 +20,16 @@ public enum TensorType: Int8, Sendable, CaseIterable {
     case int4 = 17
     case bfloat16 = 18
 
-    /// Bytes per element; 0 for types without a fixed size (string, resource, variant, int4).
+    /// Bytes per element; 0 for types without a fixed size (string, variant, int4). A resource
+    /// tensor holds one int32: the id of the variable or hash table it refers to, as in LiteRT.
     public var byteSize: Int {
         switch self {
-        case .float32, .int32, .uint32: return 4
+        case .float32, .int32, .uint32, .resource: return 4
         case .float16, .int16, .uint16, .bfloat16: return 2
         case .uint8, .int8, .bool: return 1
         case .int64, .float64, .uint64, .complex64: return 8
         case .complex128: return 16
-        case .string, .resource, .variant, .int4: return 0
+        case .string, .variant, .int4: return 0
         }
     }
 

@@ -1,17 +1,11 @@
 /// The resources of one interpreter: resource variables (VAR_HANDLE, READ_VARIABLE,
 /// ASSIGN_VARIABLE) and hash tables, each under the int32 id that its handle tensor holds.
 struct ResourceStore {
-    /// A resource variable's current value: its type, shape and bytes.
-    struct Variable {
-        var type: TensorType
-        var shape: [Int]
-        var bytes: [UInt8]
-    }
-
     /// Ids by (container, shared name): the same name always gives the same resource, in every
     /// subgraph, as in LiteRT.
     private var ids: [String: Int32] = [:]
-    var variables: [Int32: Variable] = [:]
+    /// Resource variables' current values.
+    var variables: [Int32: TensorValue] = [:]
 
     /// The id of the resource named `container`/`sharedName`, made on first use.
     mutating func id(container: String, sharedName: String) -> Int32 {

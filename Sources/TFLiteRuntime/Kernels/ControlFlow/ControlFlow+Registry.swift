@@ -1,0 +1,13 @@
+extension OpRegistry {
+    /// Control flow over subgraphs (IF, WHILE, CALL_ONCE) and resource variables.
+    static var controlFlowKernels: [BuiltinOperator: KernelFactory] {
+        [
+            .if: { try IfKernel($0) },
+            .while: { try WhileKernel($0) },
+            .callOnce: { try CallOnceKernel($0) },
+            .varHandle: { try VarHandleKernel($0) },
+            .assignVariable: { try AssignVariableKernel($0) },
+            .readVariable: { try ReadVariableKernel($0) },
+        ]
+    }
+}
