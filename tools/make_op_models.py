@@ -92,6 +92,23 @@ def run_case(case: opmodel.Case) -> tuple[bytes, list[np.ndarray], list[np.ndarr
     return final, inputs, again
 
 
+def type_label(case: opmodel.Case) -> str:
+    """What `mlkit ops` calls the case's type: its inputs' distinct types in order, leaving out int32
+    and int64 operands (indices, shapes, biases) beside other types ("float32/int8": float
+    activations with int8 weights); conversions add "->" and the output type."""
+    types: list[str] = []
+    for t in case.inputs:
+        if t is not None and t.dtype not in types:
+            types.append(t.dtype)
+    if not types:
+        types = [case.outputs[0].dtype] if case.outputs else ["none"]
+    kept = [t for t in types if t not in ("int32", "int64")] or types[:1]
+    label = "/".join(kept)
+    if case.op in ("CAST", "QUANTIZE", "DEQUANTIZE", "BITCAST") and case.outputs:
+        label += "->" + case.outputs[0].dtype
+    return label
+
+
 def summary(error: Exception) -> str:
     lines = [line.strip() for line in str(error).splitlines() if line.strip()]
     useful = [line for line in lines if "Node number" not in line and "failed to prepare" not in line]
@@ -130,6 +147,7 @@ def main() -> None:
             "file": case.extra["file"],
             "inputs": [t.dtype if t is not None else None for t in case.inputs],
             "outputs": [t.dtype for t in case.outputs],
+            "label": type_label(case),
         }
         if case.note:
             entry["note"] = case.note

@@ -7,7 +7,7 @@ struct MLKitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mlkit",
         abstract: "Run and inspect TensorFlow Lite models with OpenMLKit's pure-Swift runtime.",
-        subcommands: [DemoCommand.self, InspectCommand.self, RunCommand.self, BenchCommand.self] + visionSubcommands + hubSubcommands
+        subcommands: [DemoCommand.self, InspectCommand.self, RunCommand.self, BenchCommand.self, OpsCommand.self] + visionSubcommands + hubSubcommands
     )
 }
 

@@ -21,6 +21,7 @@ struct SingleOperatorTests {
             let litert: String
             let run_inputs: Int?
             let tolerance: Double?
+            let label: String?
         }
         let cases: [Case]
     }
@@ -131,6 +132,23 @@ struct SingleOperatorTests {
         let known = Set(SingleOperatorTests.runnable.map(\.name))
         for name in pending where !known.contains(name) {
             Issue.record("single_ops_pending.txt lists \(name), which is not a case LiteRT runs")
+        }
+    }
+
+    @Test("mlkit ops' types are exactly those of the cases that match (OpRegistry+VerifiedTypes.swift is current)")
+    func verifiedTypesCurrent() throws {
+        let pending = SingleOperatorTests.pending()
+        var expected = [String: Set<String>]()
+        for entry in SingleOperatorTests.runnable where !pending.contains(entry.name) {
+            expected[entry.op, default: []].insert(entry.label ?? "?")
+        }
+        let builtinNames = Set(OpRegistry.supportedBuiltins.map(\.name))
+        let recorded = OpRegistry.verifiedTypes.filter { builtinNames.contains($0.key) || expected[$0.key] != nil }
+        for (op, labels) in expected {
+            #expect(Set(recorded[op] ?? []) == labels, "\(op): table \(recorded[op] ?? []), cases \(labels.sorted()); run tools/make_operator_tables.py")
+        }
+        for (op, labels) in recorded where expected[op] == nil && !OpRegistry.customs.keys.contains(op) {
+            Issue.record("\(op) has types \(labels) in the table but no matching case; run tools/make_operator_tables.py")
         }
     }
 }
