@@ -265,6 +265,9 @@ final class SubgraphExecutor {
 
     /// The operator name of each node, for profiling and inspection.
     var nodeNames: [String] { nodes.map(\.opName) }
+
+    /// The kernel class chosen for each node (tests check which path a resolver picked).
+    var kernelTypeNames: [String] { kernels.map { String(describing: type(of: $0)) } }
 }
 
 extension SubgraphExecutor {

@@ -23,6 +23,9 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customLong("output-dir"), help: "Directory for output_N.npy files (created if missing).")
     var outputDir: String
 
+    @Flag(help: "Run float convolutions, fully-connected layers and pools with the plain reference kernels (LiteRT's BUILTIN_REF), to compare with the default optimized ones.")
+    var referenceKernels = false
+
     @Option(help: "Threads the kernels may use.")
     var threads: Int = 1
 
@@ -37,7 +40,9 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let interpreter = try Interpreter(modelPath: model, options: .init(threadCount: threads))
+            let interpreter = try Interpreter(
+                modelPath: model, options: .init(threadCount: threads),
+                resolver: OperatorResolver(kernels: referenceKernels ? .reference : .optimized))
             let graph = interpreter.model.subgraphs[0]
             guard inputs.count == interpreter.inputTensorCount else {
                 throw CLIError(
