@@ -104,6 +104,32 @@ class NestedModel(tf.Module):
         return y
 
 
+class WordIdsModel(tf.Module):
+    """String keys to int64 ids through a static hash table (HASHTABLE, HASHTABLE_IMPORT, _FIND)."""
+
+    def __init__(self):
+        super().__init__()
+        keys = tf.constant(["apple", "banana", "cherry", "", "ünïcödé"])
+        self.table = tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(keys, tf.constant([1, 2, 3, 4, 5], tf.int64)), -1)
+
+    @tf.function(input_signature=[tf.TensorSpec([4], tf.string)])
+    def __call__(self, words):
+        return self.table.lookup(words) * 10
+
+
+class IdWordsModel(tf.Module):
+    """int64 keys to strings, and the table's size."""
+
+    def __init__(self):
+        super().__init__()
+        init = tf.lookup.KeyValueTensorInitializer(tf.constant([7, 8, 9], tf.int64), tf.constant(["seven", "eight", "nine"]))
+        self.table = tf.lookup.StaticHashTable(init, "?")
+
+    @tf.function(input_signature=[tf.TensorSpec([2, 2], tf.int64)])
+    def __call__(self, ids):
+        return {"words": self.table.lookup(ids), "size": tf.reshape(self.table.size(), [1])}
+
+
 def cases():
     rng = np.random.default_rng(7)
     x23 = [rng.uniform(-2, 2, (2, 3)).astype(np.float32) for _ in range(3)]
@@ -118,6 +144,9 @@ def cases():
     yield "while_loop", WhileModel(), False, [[np.int32(0), x3], [np.int32(4), x3], [np.int32(11), -x3]]
     yield "while_growing_state", WhileGrowModel(), False, [[np.int32(0)], [np.int32(3)], [np.int32(6)]]
     yield "variable_counter", CounterModel(), True, [[x3], [x3 * 2], [-x3]]
+    words = np.array([b"banana", b"kiwi", "ünïcödé".encode(), b""], dtype=object)
+    yield "hashtable_string_keys", WordIdsModel(), True, [[words], [words[::-1].copy()]]
+    yield "hashtable_int64_keys", IdWordsModel(), True, [[np.array([[7, 1], [9, 8]], np.int64)], [np.array([[0, 9], [9, 7]], np.int64)]]
     x2 = rng.uniform(-1, 1, 2).astype(np.float32)
     yield "while_with_if", NestedModel(), False, [[x2], [-x2]]
 
@@ -141,7 +170,13 @@ def main() -> None:
         outputs_per_invoke = []
         for k, inputs in enumerate(invokes):
             for i, detail in enumerate(details):
-                array = np.asarray(inputs[order[i]], dtype=detail["dtype"])
+                array = inputs[order[i]]
+                if detail["dtype"] == np.bytes_ or array.dtype == object:
+                    interpreter.set_tensor(detail["index"], array)
+                    strings = [v.decode() for v in array.reshape(-1)]
+                    (folder / f"input_{k}_{i}.json").write_text(json.dumps(strings, ensure_ascii=False) + "\n")
+                    continue
+                array = np.asarray(array, dtype=detail["dtype"])
                 if tuple(array.shape) != tuple(detail["shape"]):
                     raise SystemExit(f"{name}: input {i} shape {array.shape} differs from {detail['shape']}")
                 interpreter.set_tensor(detail["index"], array)
@@ -149,7 +184,11 @@ def main() -> None:
             interpreter.invoke()
             outs = [np.array(interpreter.get_tensor(d["index"])) for d in interpreter.get_output_details()]
             for o, array in enumerate(outs):
-                np.save(folder / f"output_{k}_{o}.npy", array)
+                if array.dtype == object or array.dtype.kind == "S":
+                    strings = [v.decode() for v in array.reshape(-1)]
+                    (folder / f"output_{k}_{o}.json").write_text(json.dumps(strings, ensure_ascii=False) + "\n")
+                else:
+                    np.save(folder / f"output_{k}_{o}.npy", array)
             outputs_per_invoke.append(len(outs))
         ops, _ = list_operators(model)
         entries.append({

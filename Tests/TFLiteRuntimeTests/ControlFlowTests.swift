@@ -30,7 +30,7 @@ struct ControlFlowTests {
     }
 
     @Test("fixtures are present")
-    func present() { #expect(ControlFlowTests.cases.count >= 6) }
+    func present() { #expect(ControlFlowTests.cases.count >= 8) }
 
     @Test("matches LiteRT invoke after invoke", arguments: ControlFlowTests.cases)
     func matches(_ name: String) throws {
@@ -43,6 +43,11 @@ struct ControlFlowTests {
             try interpreter.allocateTensors()
             for k in 0..<entry.invokes {
                 for i in 0..<entry.inputs {
+                    let strings = caseFolder.appendingPathComponent("input_\(k)_\(i).json")
+                    if FileManager.default.fileExists(atPath: strings.path) {
+                        try interpreter.copy(strings: try JSONDecoder().decode([String].self, from: Data(contentsOf: strings)), toInputAt: i)
+                        continue
+                    }
                     let array = try NumPyArray(contentsOf: caseFolder.appendingPathComponent("input_\(k)_\(i).npy"))
                     if try interpreter.input(at: i).shape.dimensions != array.shape {
                         try interpreter.resizeInput(at: i, to: Tensor.Shape(array.shape))
@@ -52,6 +57,12 @@ struct ControlFlowTests {
                 }
                 try interpreter.invoke()
                 for o in 0..<entry.outputs {
+                    let strings = caseFolder.appendingPathComponent("output_\(k)_\(o).json")
+                    if FileManager.default.fileExists(atPath: strings.path) {
+                        let want = try JSONDecoder().decode([String].self, from: Data(contentsOf: strings))
+                        #expect(try interpreter.outputStrings(at: o) == want, "\(name) invoke \(k) output \(o)")
+                        continue
+                    }
                     let expected = try NumPyArray(contentsOf: caseFolder.appendingPathComponent("output_\(k)_\(o).npy"))
                     let actual = NumPyArray(try interpreter.output(at: o))
                     #expect(actual.type == expected.type, "\(name) invoke \(k) output \(o) type")

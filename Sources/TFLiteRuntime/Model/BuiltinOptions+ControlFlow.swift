@@ -42,3 +42,21 @@ struct VarHandleParameters {
         sharedName = try o.string(1) ?? ""
     }
 }
+
+/// HASHTABLE (`HashtableOptions`): the table's id and its key and value types.
+struct HashtableParameters {
+    var tableID: Int32
+    var keyType: TensorType
+    var valueType: TensorType
+
+    init(_ node: Node) throws {
+        let o = OptionsReader(node)
+        tableID = try o.int(0)
+        let key = try o.byte(1), value = try o.byte(2)
+        guard let k = TensorType(rawValue: key), let v = TensorType(rawValue: value) else {
+            throw node.error("unknown key or value type \(key), \(value)")
+        }
+        keyType = k
+        valueType = v
+    }
+}

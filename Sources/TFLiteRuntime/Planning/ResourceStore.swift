@@ -4,6 +4,17 @@ struct ResourceStore {
     /// Ids by (container, shared name): the same name always gives the same resource, in every
     /// subgraph, as in LiteRT.
     private var ids: [String: Int32] = [:]
+    /// A hash table's contents: keys (int64 or strings as bytes) to values (int64 or strings).
+    struct HashTable {
+        enum Key: Hashable { case int(Int64), bytes([UInt8]) }
+        enum Value { case int(Int64), bytes([UInt8]) }
+        let keyType: TensorType
+        let valueType: TensorType
+        var entries: [Key: Value] = [:]
+    }
+
+    /// Hash tables by their table id (HASHTABLE's `table_id`).
+    var tables: [Int32: HashTable] = [:]
     /// Resource variables' current values.
     var variables: [Int32: TensorValue] = [:]
 

@@ -69,9 +69,11 @@ final class RuntimeTensor {
         byteCount = requiredBytes
     }
 
-    /// Gives the tensor its own block of at least `requiredBytes`, keeping an existing one that fits.
-    func allocateOwned() throws {
-        let needed = requiredBytes
+    /// Gives the tensor its own block of at least `requiredBytes` (or `byteCount`, for string
+    /// tensors, whose size their shape does not tell), keeping an existing one that fits.
+    func allocateOwned(byteCount explicit: Int? = nil) throws {
+        if type == .string, explicit == nil, case .owned = storage { return }
+        let needed = explicit ?? (type == .string ? 4 : requiredBytes)
         guard needed <= Model.maxTensorBytes else {
             throw RuntimeError("tensor \(index) '\(name)': shape \(shape) needs \(needed) bytes, more than this runtime allows")
         }

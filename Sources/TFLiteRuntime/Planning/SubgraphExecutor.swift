@@ -202,7 +202,8 @@ final class SubgraphExecutor {
         }
         var requests = [AllocationRequest]()
         for t in tensors {
-            if t.isConstant || t.isVariable || t.isDynamic { continue }
+            // Strings are sized by their contents, not their shape: they get blocks of their own.
+            if t.isConstant || t.isVariable || t.isDynamic || t.type == .string { continue }
             if case .owned = t.storage { continue }
             let used = first[t.index] != nil || pinned.contains(t.index)
             guard used else { continue }

@@ -10,7 +10,7 @@ struct TensorValue {
         type = tensor.type
         shape = tensor.shape
         let raw = UnsafeRawBufferPointer(tensor.raw)
-        bytes = Array(raw.prefix(tensor.requiredBytes))
+        bytes = Array(raw.prefix(tensor.type == .string ? tensor.byteCount : tensor.requiredBytes))
     }
 
     init(type: TensorType, shape: [Int], bytes: [UInt8]) {
@@ -24,6 +24,7 @@ struct TensorValue {
         guard tensor.type == type, tensor.shape == shape else {
             throw node.error("\(role) is \(tensor.type.name) \(tensor.shape), the value is \(type.name) \(shape)")
         }
+        if type == .string { try tensor.allocateOwned(byteCount: bytes.count) }
         guard tensor.byteCount >= bytes.count, let destination = tensor.data else {
             throw node.error("\(role) has no memory for \(bytes.count) bytes")
         }
