@@ -9,6 +9,7 @@ enum OpRegistry {
             convolutionKernels, elementwiseKernels, activationKernels, poolingKernels, reductionKernels,
             shapeKernels, dataMovementKernels, conversionKernels, recurrentKernels,
             logicalKernels, mathKernels, indexingKernels, normalizationKernels, controlFlowKernels,
+            stablehloKernels, miscKernels,
         ] {
             table.merge(family) { first, _ in first }
         }

@@ -1,0 +1,8 @@
+extension OpRegistry {
+    /// Complex numbers (REAL, IMAG, COMPLEX_ABS), BITCAST, FAKE_QUANT, random sampling, and the
+    /// classic text and embedding operators (HASHTABLE_LOOKUP, LSH_PROJECTION, SKIP_GRAM,
+    /// EMBEDDING_LOOKUP_SPARSE).
+    static var miscKernels: [BuiltinOperator: KernelFactory] {
+        [:]
+    }
+}
