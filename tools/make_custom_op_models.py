@@ -1,0 +1,617 @@
+#!/usr/bin/env python3
+"""Single-operator models for MediaPipe's and TensorFlow Lite's audio custom operators, with goldens.
+
+    .venv-tf/bin/python tools/make_custom_op_models.py            # every case, then the manifest
+    .venv-tf/bin/python tools/make_custom_op_models.py --only Mfcc # cases whose name contains "Mfcc"
+
+Operators: MaxPoolingWithArgmax2D, MaxUnpooling2D, TransformLandmarks (v1, v2), TransformTensorBilinear
+(v1, v2), Landmarks2TransformMatrix (v1, v2), AudioSpectrogram, Mfcc. LiteRT's built-in resolver runs
+only the audio ops, so each case's golden comes from the best reference that runs it, tried in order:
+
+1. "litert": ai-edge-litert 2.3.0 with its built-in kernels (AudioSpectrogram, Mfcc);
+2. "litert-xnnpack": LiteRT with the XNNPACK delegate, which implements some MediaPipe ops;
+3. "tf.raw_ops.<Op>": TensorFlow's own op (the audio ops; needs `tensorflow`, imported lazily);
+4. "numpy: MediaPipe definition": a numpy transcription of the op's definition in MediaPipe's C++
+   sources (mediapipe/util/tflite/operations/), float32 where MediaPipe computes in float and float64
+   where it promotes to double.
+
+Every other reference that runs the case is compared with the golden and the largest difference is
+kept in the manifest (`cross_checks`). Fixtures go to Tests/TFLiteRuntimeTests/Fixtures/custom_ops/.
+
+MediaPipe's pooling ops take TFLite's C struct `TfLitePoolParams` as raw custom option bytes
+(padding, stride_w, stride_h, filter_w, filter_h, activation, then four computed ints); the others
+take FlexBuffer maps.
+
+MaxPoolingWithArgmax2D's ties: MediaPipe takes the first maximum in row-major window order, XNNPACK
+scans column-major, so the two differ on ties (the `max_pool_argmax_ties` cross-check shows it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import shutil
+import struct
+import sys
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+from flatbuffers import flexbuffers
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import opmodel  # noqa: E402
+from litert_common import make_interpreter, run  # noqa: E402
+from opmodel import Case, const, inp, out  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "Tests/TFLiteRuntimeTests/Fixtures/custom_ops"
+F32 = np.float32
+
+# ---------------------------------------------------------------------------------------------
+# Options
+
+
+def pool_options(padding: str, stride: tuple[int, int], filter_: tuple[int, int], activation: int = 0) -> bytes:
+    """TfLitePoolParams as MediaPipe stores it: padding (1 SAME, 2 VALID), stride w/h, filter w/h, activation."""
+    code = {"SAME": 1, "VALID": 2, "UNKNOWN": 0}[padding]
+    return struct.pack("<10i", code, stride[1], stride[0], filter_[1], filter_[0], activation, 0, 0, 0, 0)
+
+
+def flex(values: dict) -> bytes:
+    """A FlexBuffer map; int lists become typed vectors, as MediaPipe's converter writes them."""
+    b = flexbuffers.Builder()
+    with b.Map():
+        for key, value in values.items():
+            if isinstance(value, bool):
+                b.Bool(key, value)
+            elif isinstance(value, int):
+                b.Int(key, value)
+            elif isinstance(value, float):
+                b.Float(key, value)
+            elif isinstance(value, str):
+                b.String(key, value)
+            elif isinstance(value, list):
+                b.Key(key)
+                b.TypedVectorFromElements(value, element_type=flexbuffers.Type.INT)
+            else:
+                raise TypeError(key)
+    return bytes(b.Finish())
+
+
+# ---------------------------------------------------------------------------------------------
+# numpy transcriptions of MediaPipe's definitions
+
+ACTIVATION_RANGE = {0: (-np.finfo(F32).max, np.finfo(F32).max), 1: (0.0, np.finfo(F32).max), 2: (-1.0, 1.0),
+                    3: (0.0, 6.0)}
+
+
+def _pool_geometry(params: bytes, size: int, axis: int, unpool: bool = False) -> tuple[int, int]:
+    padding, sw, sh, fw, fh, _ = struct.unpack("<6i", params[:24])
+    stride, filt = (sh, fh) if axis == 0 else (sw, fw)
+    if unpool:
+        out_size = size * filt
+        pad = ((size - 1) * stride + filt - out_size) // 2 if (size - 1) * stride + filt - out_size > 0 else 0
+        return out_size, pad
+    out_size = (size + stride - 1) // stride if padding == 1 else (size - filt + stride) // stride if padding == 2 else 0
+    total = (out_size - 1) * stride + filt - size
+    return out_size, max(0, int(total / 2))
+
+
+def np_max_pool_argmax(params: bytes, x: np.ndarray) -> list[np.ndarray]:
+    _, sw, sh, fw, fh, act = struct.unpack("<6i", params[:24])
+    n, h, w, c = x.shape
+    oh, ph = _pool_geometry(params, h, 0)
+    ow, pw = _pool_geometry(params, w, 1)
+    lo, hi = ACTIVATION_RANGE[act]
+    out_v = np.zeros((n, oh, ow, c), F32)
+    out_i = np.zeros((n, oh, ow, c), F32)
+    for b in range(n):
+        for oy in range(oh):
+            for ox in range(ow):
+                for ch in range(c):
+                    x0, y0 = ox * sw - pw, oy * sh - ph
+                    best, bx, by = -np.finfo(F32).max, 0, 0
+                    for fy in range(max(0, -y0), min(fh, h - y0)):
+                        for fx in range(max(0, -x0), min(fw, w - x0)):
+                            v = x[b, y0 + fy, x0 + fx, ch]
+                            if v > best:
+                                best, bx, by = v, fx, fy
+                    out_v[b, oy, ox, ch] = min(max(best, lo), hi)
+                    out_i[b, oy, ox, ch] = F32(by * fw + bx) + F32(0.1)
+    return [out_v, out_i]
+
+
+def np_max_unpool(params: bytes, x: np.ndarray, idx: np.ndarray) -> list[np.ndarray]:
+    _, sw, sh, fw, fh, _ = struct.unpack("<6i", params[:24])
+    n, h, w, c = x.shape
+    oh, ph = _pool_geometry(params, h, 0, unpool=True)
+    ow, pw = _pool_geometry(params, w, 1, unpool=True)
+    result = np.zeros((n, oh, ow, c), F32)
+    for b in range(n):
+        for y in range(h):
+            for xx in range(w):
+                for ch in range(c):
+                    k = int(idx[b, y, xx, ch])
+                    result[b, y * sh - ph + k // fw, xx * sw - pw + k % fw, ch] = x[b, y, xx, ch]
+    return [result]
+
+
+def _dot_xy1(row: np.ndarray, x: F32, y: F32) -> F32:
+    """MediaPipe's float4 dot product with (x, y, 0, 1), summed left to right in float."""
+    s = F32(x * row[0]) + F32(y * row[1])
+    s = F32(s + F32(F32(0) * row[2]))
+    return F32(s + row[3])
+
+
+def np_transform_landmarks(version: int, options: dict, lm: np.ndarray, m: np.ndarray) -> list[np.ndarray]:
+    m = m.reshape(-1).astype(F32)
+    if version == 1:
+        dims, scale = options["dimensions"], F32(options.get("scale", 1.0))
+    else:
+        dims, scale = lm.shape[2], F32(1.0)
+    xr = np.array([m[0], m[1], m[2], F32(m[3] * scale)], F32)
+    yr = np.array([m[4], m[5], m[6], F32(m[7] * scale)], F32)
+    flat = lm.reshape(-1).astype(F32)
+    result = flat.copy()
+    for o in range(0, flat.size, dims):
+        result[o] = _dot_xy1(xr, flat[o], flat[o + 1])
+        result[o + 1] = _dot_xy1(yr, flat[o], flat[o + 1])
+    return [result.reshape(lm.shape)]
+
+
+def np_transform_tensor(version: int, size: tuple[int, int], x: np.ndarray, m: np.ndarray) -> list[np.ndarray]:
+    m = m.reshape(-1).astype(F32)
+    xr, yr = m[0:4].copy(), m[4:8].copy()
+    if version == 2:  # align-corners correction, computed in double as MediaPipe's literals promote it
+        xr[3] = F32(float(xr[3]) + (float(xr[0]) * 0.5 + float(xr[1]) * 0.5 - 0.5))
+        yr[3] = F32(float(yr[3]) + (float(yr[0]) * 0.5 + float(yr[1]) * 0.5 - 0.5))
+    _, h, w, c = x.shape
+    oh, ow = size
+    result = np.zeros((1, oh, ow, c), F32)
+
+    def read(yy: int, xx: int, ch: int) -> F32:
+        return F32(0) if yy < 0 or xx < 0 or yy >= h or xx >= w else x[0, yy, xx, ch]
+
+    for oy in range(oh):
+        for ox in range(ow):
+            tx, ty = _dot_xy1(xr, F32(ox), F32(oy)), _dot_xy1(yr, F32(ox), F32(oy))
+            if tx < 0 or tx > F32(w - 1) or ty < 0 or ty > F32(h - 1):
+                continue
+            fx, fy = np.floor(tx), np.floor(ty)
+            rc, lc = F32(tx - fx), F32(ty - fy)
+            for ch in range(c):
+                q11, q21 = read(int(fy), int(fx), ch), read(int(fy), int(fx) + 1, ch)
+                q12, q22 = read(int(fy) + 1, int(fx), ch), read(int(fy) + 1, int(fx) + 1, ch)
+                upper = F32((1.0 - float(rc)) * float(q11) + float(F32(rc * q21)))
+                lower = F32((1.0 - float(rc)) * float(q12) + float(F32(rc * q22)))
+                result[0, oy, ox, ch] = F32(float(F32(lc * lower)) + (1.0 - float(lc)) * float(upper))
+    return [result]
+
+
+def _matmul_f32(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    n = a.shape[0]
+    r = np.zeros((n, n), F32)
+    for i in range(n):
+        for j in range(n):
+            s = F32(0)
+            for k in range(n):
+                s = F32(s + F32(a[i, k] * b[k, j]))
+            r[i, j] = s
+    return r
+
+
+def _cos(v: F32) -> F32:
+    return F32(math.cos(float(v)))
+
+
+def _sin(v: F32) -> F32:
+    return F32(math.sin(float(v)))
+
+
+def np_landmarks_to_matrix_v1(o: dict, lm: np.ndarray) -> list[np.ndarray]:
+    d = lm.reshape(-1).astype(F32)
+
+    def xy(i: int) -> tuple[F32, F32]:
+        return d[i * 3], d[i * 3 + 1]
+
+    lx, ly = xy(o["left_rotation_idx"])
+    rx, ry = xy(o["right_rotation_idx"])
+    alpha = F32(-F32(math.atan(float(F32(F32(ry - ly) / F32(rx - lx))))))
+    ca, sa = _cos(alpha), _sin(alpha)
+    mx, my, nx, ny = F32(-100000), F32(-100000), F32(100000), F32(100000)
+    subset = o["subset"]
+    pairs = [(subset[2 * i], subset[2 * i + 1]) for i in range(len(subset) // 2)]
+    if len(subset) % 2:
+        pairs.append((subset[-1], subset[-1]))
+    for pair in pairs:
+        for k in pair:
+            x, y = xy(k)
+            rxv = F32(F32(x * ca) - F32(y * sa))
+            ryv = F32(F32(x * sa) + F32(y * ca))
+            mx, my, nx, ny = max(mx, rxv), max(my, ryv), min(nx, rxv), min(ny, ryv)
+    mult, rng = F32(o["bbox_size_multiplier"]), o["landmarks_range"]
+    bw, bh = F32(F32(mx - nx) * mult), F32(F32(my - ny) * mult)
+    scale = np.array([[F32(bw / F32(rng)), 0, 0], [0, F32(bh / F32(rng)), 0], [0, 0, 1]], F32)
+    midx, midy = F32(float(F32(mx + nx)) / 2.0), F32(float(F32(my + ny)) / 2.0)
+    cn, sn = _cos(F32(-alpha)), _sin(F32(-alpha))
+    rmx = F32(F32(midx * cn) - F32(midy * sn))
+    rmy = F32(F32(midx * sn) + F32(midy * cn))
+    rot = np.array([[cn, -sn, F32(float(F32(rmx / F32(rng))) * 2.0 - 1.0)],
+                    [sn, cn, F32(float(F32(rmy / F32(rng))) * 2.0 - 1.0)], [0, 0, 1]], F32)
+    ih, iw = o["input_hw"]
+    oh, ow = o["output_hw"]
+    to_rel = np.array([[2.0 / (ow - 1.0), 0, -1], [0, 2.0 / (oh - 1.0), -1], [0, 0, 1]], F32)
+    to_abs = np.array([[(iw - 1.0) / 2.0, 0, (iw - 1.0) / 2.0], [0, (ih - 1.0) / 2.0, (ih - 1.0) / 2.0], [0, 0, 1]], F32)
+    itm = _matmul_f32(_matmul_f32(_matmul_f32(to_abs, rot), scale), to_rel)
+    r = np.array([itm[0, 0], itm[0, 1], 0, itm[0, 2], itm[1, 0], itm[1, 1], 0, itm[1, 2],
+                  itm[2, 0], itm[2, 1], itm[2, 2], 0, 0, 0, 0, 1], F32)
+    return [r.reshape(1, 4, 4)]
+
+
+def np_landmarks_to_matrix_v2(o: dict, lm: np.ndarray) -> list[np.ndarray]:
+    d = lm.reshape(-1).astype(F32)
+
+    def xy(i: int) -> tuple[F32, F32]:
+        return d[i * 3], d[i * 3 + 1]
+
+    lx, ly = xy(o["left_rotation_idx"])
+    rx, ry = xy(o["right_rotation_idx"])
+    rotation = F32(math.atan2(float(F32(ry - ly)), float(F32(rx - lx))))
+    rotation = F32(F32(o["target_rotation_radians"]) - rotation)
+    idx = o["subset_idxs"]
+    pairs = [(idx[2 * i], idx[2 * i + 1]) for i in range(len(idx) // 2)]
+    if len(idx) % 2:
+        pairs.append((idx[-1], idx[-1]))
+    pts = [xy(k) for p in pairs for k in p]
+    c, s = _cos(rotation), _sin(rotation)
+    ci, si = _cos(F32(-rotation)), _sin(F32(-rotation))
+
+    def apply(m: tuple[F32, F32, F32, F32], x: F32, y: F32) -> tuple[F32, F32]:
+        # Mat3 * (x, y, 1), summed left to right from 0 in float
+        ax = F32(F32(F32(F32(0) + F32(m[0] * x)) + F32(m[1] * y)) + F32(0))
+        ay = F32(F32(F32(F32(0) + F32(m[2] * x)) + F32(m[3] * y)) + F32(0))
+        return ax, ay
+
+    rotated = [apply((c, -s, s, c), x, y) for x, y in pts]
+    mx, my = rotated[0]
+    nx, ny = rotated[0]
+    for x, y in rotated[1:]:
+        mx, my = (x if mx < x else mx), (y if my < y else my)
+        nx, ny = (x if nx > x else nx), (y if ny > y else ny)
+    cw, chh = F32(mx - nx), F32(my - ny)
+    cx, cy = F32(F32(nx + mx) / F32(2)), F32(F32(ny + my) / F32(2))
+    cx, cy = apply((ci, -si, si, ci), cx, cy)
+    ow, oh = o["output_width"], o["output_height"]
+    r = F32(-rotation)
+    cr, sr = _cos(r), _sin(r)
+    sx = F32(F32(F32(o["scale_x"]) * cw) / F32(ow))
+    sy = F32(F32(F32(o["scale_y"]) * chh) / F32(oh))
+    t = np.eye(4, dtype=F32)
+    for m in (
+        np.array([[1, 0, 0, cx], [0, 1, 0, cy], [0, 0, 1, 0], [0, 0, 0, 1]], F32),
+        np.array([[cr, -sr, 0, 0], [sr, cr, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]], F32),
+        np.array([[sx, 0, 0, 0], [0, sy, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]], F32),
+        np.array([[1, 0, 0, -1.0 * (ow / 2.0)], [0, 1, 0, -1.0 * (oh / 2.0)], [0, 0, 1, 0], [0, 0, 0, 1]], F32),
+    ):
+        t = _matmul_f32(t, m)
+    return [t.reshape(1, 4, 4)]
+
+
+# ---------------------------------------------------------------------------------------------
+# TensorFlow references for the audio ops (imported lazily: the MediaPipe cases need no TensorFlow)
+
+
+def tf_spectrogram(o: dict, x: np.ndarray) -> list[np.ndarray]:
+    import tensorflow as tf  # noqa: PLC0415
+
+    return [tf.raw_ops.AudioSpectrogram(input=x, window_size=o["window_size"], stride=o["stride"],
+                                        magnitude_squared=o["magnitude_squared"]).numpy()]
+
+
+def tf_mfcc(o: dict, spectrogram: np.ndarray, rate: int) -> list[np.ndarray]:
+    import tensorflow as tf  # noqa: PLC0415
+
+    # LiteRT reads the frequency limits with AsInt64 (they are truncated); TF takes them as floats.
+    return [tf.raw_ops.Mfcc(spectrogram=spectrogram, sample_rate=rate,
+                            upper_frequency_limit=float(int(o["upper_frequency_limit"])),
+                            lower_frequency_limit=float(int(o["lower_frequency_limit"])),
+                            filterbank_channel_count=o["filterbank_channel_count"],
+                            dct_coefficient_count=o["dct_coefficient_count"]).numpy()]
+
+
+# ---------------------------------------------------------------------------------------------
+# Cases
+
+CASES: list[tuple[Case, Callable | None, Callable | None]] = []  # (case, numpy reference, tf reference)
+
+
+def add(case: Case, numpy_ref: Callable | None = None, tf_ref: Callable | None = None) -> None:
+    CASES.append((case, numpy_ref, tf_ref))
+
+
+def _pool_cases() -> None:
+    configs = [
+        ("2x2_s2_valid", [1, 4, 6, 3], "VALID", (2, 2), (2, 2), 0),
+        ("2x2_s2_same_odd", [1, 5, 7, 2], "SAME", (2, 2), (2, 2), 0),
+        ("3x3_s2_same", [2, 7, 6, 4], "SAME", (2, 2), (3, 3), 0),
+        ("3x3_s1_valid", [1, 5, 5, 2], "VALID", (1, 1), (3, 3), 0),
+        ("3x2_s2x1_same", [1, 6, 5, 3], "SAME", (2, 1), (3, 2), 0),
+        ("2x2_s2_relu", [1, 4, 4, 5], "VALID", (2, 2), (2, 2), 1),
+        ("2x2_s2_relu6", [1, 6, 4, 2], "SAME", (2, 2), (2, 2), 3),
+        ("2x2_s2_relu1", [1, 4, 4, 2], "VALID", (2, 2), (2, 2), 2),
+        ("2x2_s2_large", [1, 32, 32, 16], "SAME", (2, 2), (2, 2), 0),
+    ]
+    for name, shape, padding, stride, filt, act in configs:
+        opts = pool_options(padding, stride, filt, act)
+        spec = inp("float32", shape, low=-8 if act else -3, high=8 if act else 3)
+        add(Case(f"max_pool_argmax_{name}", "CUSTOM:MaxPoolingWithArgmax2D", [spec],
+                 [out("float32"), out("float32")], custom_options=opts),
+            lambda x, o=opts: np_max_pool_argmax(o, x))
+    # ties: many equal values, the first maximum in scan order wins
+    opts = pool_options("VALID", (2, 2), (2, 2))
+    add(Case("max_pool_argmax_ties", "CUSTOM:MaxPoolingWithArgmax2D",
+             [inp("float32", [1, 4, 4, 2], values=[float(v % 3 == 0) for v in range(32)])],
+             [out("float32"), out("float32")], custom_options=opts),
+        lambda x, o=opts: np_max_pool_argmax(o, x))
+
+    unpool_configs = [
+        ("2x2_s2", [1, 3, 4, 3], "VALID", (2, 2), (2, 2)),
+        ("2x2_s2_same", [2, 2, 3, 2], "SAME", (2, 2), (2, 2)),
+        ("3x3_s3", [1, 2, 3, 2], "VALID", (3, 3), (3, 3)),
+        ("2x3_s2x3", [1, 3, 2, 4], "VALID", (2, 3), (2, 3)),
+        ("2x2_s1_overlap", [1, 3, 3, 2], "VALID", (1, 1), (2, 2)),
+        ("2x2_s2_large", [1, 16, 16, 8], "VALID", (2, 2), (2, 2)),
+    ]
+    for name, shape, padding, stride, filt in unpool_configs:
+        opts = pool_options(padding, stride, filt)
+        count = int(np.prod(shape))
+        rng = np.random.default_rng(count + filt[0] * 7 + stride[0])
+        indices = (rng.integers(0, filt[0] * filt[1], size=count) + 0.1).astype(F32).tolist()
+        add(Case(f"max_unpool_{name}", "CUSTOM:MaxUnpooling2D",
+                 [inp("float32", shape), inp("float32", shape, values=indices)], [out("float32")], custom_options=opts),
+            lambda x, i, o=opts: np_max_unpool(o, x, i))
+
+
+def _matrix(seed: int, scale: float = 1.0, offset: tuple[float, float] = (0.0, 0.0)) -> list[float]:
+    rng = np.random.default_rng(seed)
+    a = rng.uniform(-1, 1, size=(2, 2)) * scale
+    m = np.eye(4)
+    m[0:2, 0:2] = a
+    m[0, 3], m[1, 3] = offset
+    m[0, 2], m[1, 2] = rng.uniform(-1, 1, size=2)  # the z column is ignored by both ops
+    return m.reshape(-1).astype(F32).tolist()
+
+
+def _landmark_cases() -> None:
+    for name, shape, dims, scale in [("dims3", [1, 1, 1, 12], 3, 1.0), ("dims2_scale", [1, 2, 3, 8], 2, 0.5),
+                                     ("dims3_wide", [1, 1, 5, 6], 3, 2.0), ("dims3_default_scale", [1, 1, 4, 3], 3, None)]:
+        o = {"dimensions": dims} if scale is None else {"dimensions": dims, "scale": scale}
+        add(Case(f"transform_landmarks_v1_{name}", "CUSTOM:TransformLandmarks",
+                 [inp("float32", shape, low=-50, high=50), inp("float32", [1, 4, 4], values=_matrix(len(shape) + dims, 3.0, (4.0, -2.5)))],
+                 [out("float32")], custom_options=flex(o), version=1),
+            lambda lm, m, o={"scale": 1.0, **o}: np_transform_landmarks(1, o, lm, m))
+    for name, shape in [("xyz", [1, 7, 3]), ("xy", [1, 5, 2]), ("xyz_one", [1, 1, 3])]:
+        add(Case(f"transform_landmarks_v2_{name}", "CUSTOM:TransformLandmarks",
+                 [inp("float32", shape, low=-1, high=2), inp("float32", [1, 4, 4], values=_matrix(shape[1], 100.0, (128, 96)))],
+                 [out("float32")], custom_options=flex({}), version=2),
+            lambda lm, m: np_transform_landmarks(2, {}, lm, m))
+
+    for version in (1, 2):
+        for name, shape, size, mat in [
+            ("identity", [1, 6, 5, 3], (6, 5), np.eye(4).reshape(-1).tolist()),
+            ("zoom", [1, 8, 8, 2], (5, 7), _matrix(5, 1.5, (1.2, 0.7))),
+            ("rotate_oob", [1, 10, 9, 4], (8, 8), _matrix(9, 1.2, (3.0, -1.0))),
+            ("single_channel", [1, 12, 12, 1], (6, 9), _matrix(11, 2.0, (0.3, 0.2))),
+        ]:
+            o = {"mode": "bilinear", "output_size": list(size)} if version == 1 else \
+                {"output_height": size[0], "output_width": size[1]}
+            add(Case(f"transform_tensor_bilinear_v{version}_{name}", "CUSTOM:TransformTensorBilinear",
+                     [inp("float32", shape), inp("float32", [1, 4, 4], values=[float(v) for v in mat])],
+                     [out("float32")], custom_options=flex(o), version=version),
+                lambda x, m, v=version, s=size: np_transform_tensor(v, s, x, m))
+
+    v1_options = [
+        ("face", 6, {"dimensions": 3, "landmarks_range": 192, "bbox_size_multiplier": 1.5, "left_rotation_idx": 1,
+                     "right_rotation_idx": 4, "input_hw": [256, 256], "output_hw": [192, 192],
+                     "subset": [0, 1, 2, 3, 4, 5]}),
+        ("odd_subset", 8, {"dimensions": 3, "landmarks_range": 256, "bbox_size_multiplier": 2.0, "left_rotation_idx": 6,
+                           "right_rotation_idx": 2, "input_hw": [480, 640], "output_hw": [128, 96],
+                           "subset": [7, 3, 5]}),
+    ]
+    for name, count, o in v1_options:
+        add(Case(f"landmarks2transform_matrix_v1_{name}", "CUSTOM:Landmarks2TransformMatrix",
+                 [inp("float32", [1, 1, 1, count * 3], low=0, high=o["landmarks_range"])], [out("float32")],
+                 custom_options=flex(o), version=1),
+            lambda lm, o=o: np_landmarks_to_matrix_v1(o, lm))
+    v2_options = [
+        ("pose", 10, {"subset_idxs": [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], "left_rotation_idx": 2, "right_rotation_idx": 5,
+                      "target_rotation_radians": 0.0, "output_height": 256, "output_width": 256,
+                      "scale_x": 1.5, "scale_y": 1.5}),
+        ("odd_target", 6, {"subset_idxs": [5, 0, 3], "left_rotation_idx": 0, "right_rotation_idx": 4,
+                           "target_rotation_radians": 1.5707963, "output_height": 160, "output_width": 128,
+                           "scale_x": 1.2, "scale_y": 2.0}),
+    ]
+    for name, count, o in v2_options:
+        add(Case(f"landmarks2transform_matrix_v2_{name}", "CUSTOM:Landmarks2TransformMatrix",
+                 [inp("float32", [1, count, 3], low=0, high=256)], [out("float32")], custom_options=flex(o), version=2),
+            lambda lm, o=o: np_landmarks_to_matrix_v2(o, lm))
+
+
+def _audio_cases() -> None:
+    for name, samples, channels, window, stride, squared in [
+        ("w32_s16", 200, 1, 32, 16, False),
+        ("w30_s10_squared", 160, 2, 30, 10, True),
+        ("w64_s64_stereo", 300, 2, 64, 64, False),
+        ("w25_s40_gap", 150, 1, 25, 40, True),
+        ("w480_s160_speech", 1600, 1, 480, 160, False),
+        ("too_short", 20, 1, 32, 16, False),
+    ]:
+        o = {"window_size": window, "stride": stride, "magnitude_squared": squared}
+        add(Case(f"audio_spectrogram_{name}", "CUSTOM:AudioSpectrogram", [inp("float32", [samples, channels], low=-1, high=1)],
+                 [out("float32")], custom_options=flex(o)),
+            None, lambda x, o=o: tf_spectrogram(o, x))
+    for name, shape, rate, o in [
+        ("speech", [1, 49, 257], 16000, {"upper_frequency_limit": 4000.0, "lower_frequency_limit": 20.0,
+                                         "filterbank_channel_count": 40, "dct_coefficient_count": 13}),
+        ("stereo_small", [2, 3, 65], 8000, {"upper_frequency_limit": 3800.0, "lower_frequency_limit": 100.0,
+                                            "filterbank_channel_count": 20, "dct_coefficient_count": 20}),
+        ("int_options", [1, 4, 129], 22050, {"upper_frequency_limit": 8000, "lower_frequency_limit": 0,
+                                             "filterbank_channel_count": 26, "dct_coefficient_count": 12}),
+        ("fractional_limits", [1, 2, 129], 16000, {"upper_frequency_limit": 5000.75, "lower_frequency_limit": 60.5,
+                                                   "filterbank_channel_count": 32, "dct_coefficient_count": 10}),
+        ("too_many_channels", [1, 3, 17], 16000, {"upper_frequency_limit": 4000.0, "lower_frequency_limit": 20.0,
+                                                  "filterbank_channel_count": 40, "dct_coefficient_count": 13}),
+        ("upper_above_nyquist", [1, 2, 33], 8000, {"upper_frequency_limit": 6000.0, "lower_frequency_limit": 20.0,
+                                                   "filterbank_channel_count": 10, "dct_coefficient_count": 5}),
+    ]:
+        add(Case(f"mfcc_{name}", "CUSTOM:Mfcc", [inp("float32", shape, low=0, high=40), const("int32", [], rate)],
+                 [out("float32")], custom_options=flex(o)),
+            None, lambda s, _rate, o=o, r=rate: tf_mfcc(o, s, r))
+    # the sample rate as a run-time input
+    o = {"upper_frequency_limit": 4000.0, "lower_frequency_limit": 20.0, "filterbank_channel_count": 40,
+         "dct_coefficient_count": 13}
+    add(Case("mfcc_rate_input", "CUSTOM:Mfcc", [inp("float32", [1, 5, 257], low=0, high=10), inp("int32", [1], values=[16000])],
+             [out("float32")], custom_options=flex(o)),
+        None, lambda s, r, o=o: tf_mfcc(o, s, int(r.reshape(-1)[0])))
+
+
+_pool_cases()
+_landmark_cases()
+_audio_cases()
+
+
+# ---------------------------------------------------------------------------------------------
+# Running
+
+
+def _litert(case: Case, xnnpack: bool, shapes: list[list[int]] | None,
+            inputs: list[np.ndarray] | None = None) -> list[np.ndarray]:
+    """LiteRT's outputs; `shapes` (the numpy reference's) are declared first, as XNNPACK needs static shapes."""
+    inputs = case.input_arrays() if inputs is None else inputs
+    outputs = run(make_interpreter(opmodel.build(case, shapes), xnnpack=xnnpack), inputs)
+    final = opmodel.build(case, [list(o.shape) for o in outputs])
+    again = run(make_interpreter(final, xnnpack=xnnpack), inputs)
+    for a, b in zip(outputs, again):
+        if a.shape != b.shape or not np.array_equal(a, b, equal_nan=True):
+            raise RuntimeError("different outputs on a second run")
+    return again
+
+
+def _const_values(case: Case) -> list[np.ndarray]:
+    """All operand values in operand order (run-time inputs and constants), as the references take them."""
+    rng = case.rng()
+    runtime = iter(case.input_arrays())
+    values = []
+    for spec in case.inputs:
+        values.append(spec.array(rng) if spec.const else next(runtime))
+    return values
+
+
+def _diff(a: list[np.ndarray], b: list[np.ndarray]) -> float:
+    worst = 0.0
+    for x, y in zip(a, b):
+        if x.shape != y.shape:
+            return float("inf")
+        if x.size:
+            worst = max(worst, float(np.max(np.abs(x.astype(np.float64) - y.astype(np.float64)))))
+    return worst
+
+
+def _xnnpack_pooling(case: Case, shapes: list[list[int]] | None) -> list[np.ndarray]:
+    """XNNPACK's pooling ops, translated to MediaPipe's index encoding.
+
+    XNNPACK keeps argmax indices as uint32 bit patterns in the float tensor, counted column-major in
+    the window (x * filter_h + y); MediaPipe's CPU kernels store y * filter_w + x + 0.1 as a float.
+    Translating both ways lets XNNPACK check the same cases MediaPipe's definition answers.
+    """
+    _, _, _, fw, fh, _ = struct.unpack("<6i", bytes(case.custom_options[:24]))
+    if case.op.endswith("MaxPoolingWithArgmax2D"):
+        values, indices = _litert(case, True, shapes)
+        k = indices.view(np.uint32).astype(np.int64)
+        return [values, ((k % fh) * fw + k // fh).astype(F32) + F32(0.1)]
+    x, idx = case.input_arrays()
+    k = idx.astype(np.int64)
+    xnn = ((k % fw) * fh + k // fw).astype(np.uint32).view(F32)
+    return _litert(case, True, shapes, [x, xnn])
+
+
+def make_case(case: Case, numpy_ref: Callable | None, tf_ref: Callable | None) -> dict:
+    entry: dict = {"name": case.name, "op": case.op, "version": case.version,
+                   "inputs": [t.dtype for t in case.inputs], "outputs": [t.dtype for t in case.outputs]}
+    found: dict[str, list[np.ndarray]] = {}
+    refused: dict[str, str] = {}
+    shapes = None
+    if numpy_ref:
+        try:
+            shapes = [list(a.shape) for a in numpy_ref(*_const_values(case))]
+        except Exception:  # the reference is tried again below, where its failure is recorded
+            pass
+    for source, compute in [
+        ("litert", lambda: _litert(case, False, shapes)),
+        ("litert-xnnpack", lambda: _litert(case, True, shapes)) if "Max" not in case.op else
+        ("litert-xnnpack (indices translated to XNNPACK's encoding)", lambda: _xnnpack_pooling(case, shapes)),
+        (f"tf.raw_ops.{case.op.split(':')[1]}", (lambda: tf_ref(*_const_values(case))) if tf_ref else None),
+        ("numpy: MediaPipe definition", (lambda: numpy_ref(*_const_values(case))) if numpy_ref else None),
+    ]:
+        if compute is None:
+            continue
+        try:
+            found[source] = [np.asarray(a, dtype=F32) for a in compute()]
+        except Exception as error:  # a reference that cannot run the case is recorded, not fatal
+            refused[source] = " | ".join(str(error).splitlines()[:1])[:200]
+    if not found:
+        entry["golden"] = "none: " + "; ".join(f"{k}: {v}" for k, v in refused.items())
+        return entry
+    # XNNPACK's pooling ops only agree with MediaPipe's after translating their index encoding, so
+    # MediaPipe's own definition is the golden there and XNNPACK the cross-check.
+    order = sorted(found, key=lambda k: k.startswith("litert-xnnpack (indices"))
+    source, golden = order[0], found[order[0]]
+    entry["golden"] = source
+    entry["cross_checks"] = {k: _diff(v, golden) for k, v in found.items() if k != source}
+    if refused:
+        entry["refused_by"] = refused
+    entry["tolerance"] = case.tolerance
+    inputs = case.input_arrays()
+    entry["run_inputs"] = len(inputs)
+    folder = OUT / case.name
+    folder.mkdir(parents=True)
+    (folder / "model.tflite").write_bytes(opmodel.build(case, [list(g.shape) for g in golden]))
+    for i, array in enumerate(inputs):
+        np.save(folder / f"input_{i}.npy", array)
+    for i, array in enumerate(golden):
+        np.save(folder / f"output_{i}.npy", array)
+    return entry
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--only", help="only cases whose name or operator contains this")
+    args = parser.parse_args()
+    OUT.mkdir(parents=True, exist_ok=True)
+    manifest_path = OUT / "manifest.json"
+    previous = json.loads(manifest_path.read_text())["cases"] if manifest_path.exists() else []
+    chosen = [(c, n, t) for c, n, t in CASES if not args.only or args.only in c.name or args.only in c.op]
+    names = {c.name for c, _, _ in chosen}
+    entries = {e["name"]: e for e in previous if e["name"] not in names and any(e["name"] == c.name for c, _, _ in CASES)}
+    for case, numpy_ref, tf_ref in chosen:
+        shutil.rmtree(OUT / case.name, ignore_errors=True)
+        entry = make_case(case, numpy_ref, tf_ref)
+        entries[case.name] = entry
+        checks = ", ".join(f"{k} differs by {v:.3g}" for k, v in entry.get("cross_checks", {}).items())
+        print(f"  {case.name}: {entry['golden']}" + (f" ({checks})" if checks else ""))
+    ordered = sorted(entries.values(), key=lambda e: (e["op"], e["name"]))
+    manifest = {
+        "about": "Custom-operator cases made by tools/make_custom_op_models.py. 'golden' names the reference the "
+        "expected outputs come from (first that runs: LiteRT 2.3 built-in kernels, LiteRT+XNNPACK, TensorFlow's "
+        "raw op, numpy transcription of MediaPipe's definition); 'cross_checks' gives the largest difference "
+        "of every other reference that runs the case.",
+        "cases": ordered,
+    }
+    manifest_path.write_text(json.dumps(manifest, indent=1) + "\n")
+    print(f"{sum(1 for e in ordered if 'tolerance' in e)} of {len(ordered)} cases have a golden")
+
+
+if __name__ == "__main__":
+    main()
