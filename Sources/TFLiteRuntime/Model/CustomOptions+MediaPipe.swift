@@ -23,7 +23,11 @@ private func readFlex<T>(_ node: Node, _ body: () throws -> T) throws -> T {
 /// `TfLitePoolParams` of MediaPipe's pooling ops: padding, strides, filter size, fused activation.
 struct MediaPipePoolOptions {
     /// TfLitePadding: 0 unknown (MediaPipe's output size is then 0), 1 SAME, 2 VALID.
-    enum Padding: Int32 { case unknown = 0, same = 1, valid = 2 }
+    enum Padding: Int32 {
+        case unknown = 0
+        case same = 1
+        case valid = 2
+    }
     let padding: Padding
     let strideWidth: Int
     let strideHeight: Int
@@ -62,8 +66,8 @@ struct TransformLandmarksOptions {
     init(_ node: Node) throws {
         let map = try customOptionsMap(node)
         (dimensions, scale) = try readFlex(node) {
-            // MediaPipe only overwrites the fields whose keys are present; its defaults are 0 and 1.
-            let d = try map.value(forKey: "dimensions").map { Int(try $0.asInt32()) } ?? 0
+            // MediaPipe only overwrites the fields whose keys are present; its defaults are 3 and 1.
+            let d = try map.value(forKey: "dimensions").map { Int(try $0.asInt32()) } ?? 3
             let s = try map.value(forKey: "scale").map { try $0.asFloat() } ?? 1
             return (d, s)
         }
@@ -123,9 +127,11 @@ struct LandmarksToMatrixV1Options {
             return (Int(try v.element(0).asInt32()), Int(try v.element(1).asInt32()))
         }
         let parsed = try readFlex(node) {
-            (try hw("input_hw"), try hw("output_hw"), try int("dimensions"), try int("landmarks_range"),
-             try map.lookup("bbox_size_multiplier").asFloat(), try int("left_rotation_idx"),
-             try int("right_rotation_idx"), try map.value(forKey: "subset").map(indexPairs) ?? [])
+            (
+                try hw("input_hw"), try hw("output_hw"), try int("dimensions"), try int("landmarks_range"),
+                try map.lookup("bbox_size_multiplier").asFloat(), try int("left_rotation_idx"),
+                try int("right_rotation_idx"), try map.value(forKey: "subset").map(indexPairs) ?? []
+            )
         }
         (inputHeight, inputWidth) = parsed.0
         (outputHeight, outputWidth) = parsed.1
@@ -164,18 +170,24 @@ struct LandmarksToMatrixV2Options {
         func int(_ key: String) throws -> Int { Int(try map.lookup(key).asInt32()) }
         func float(_ key: String) throws -> Float { try map.lookup(key).asFloat() }
         let parsed = try readFlex(node) {
-            (try map.value(forKey: "subset_idxs").map(indexPairs) ?? [], try int("left_rotation_idx"),
-             try int("right_rotation_idx"), try float("target_rotation_radians"), try int("output_height"),
-             try int("output_width"), try float("scale_x"), try float("scale_y"))
+            (
+                try map.value(forKey: "subset_idxs").map(indexPairs) ?? [], try int("left_rotation_idx"),
+                try int("right_rotation_idx"), try float("target_rotation_radians"), try int("output_height"),
+                try int("output_width"), try float("scale_x"), try float("scale_y")
+            )
         }
-        (subset, leftRotationIndex, rightRotationIndex, targetRotationRadians) = (parsed.0, parsed.1, parsed.2, parsed.3)
+        (subset, leftRotationIndex, rightRotationIndex, targetRotationRadians) = (
+            parsed.0, parsed.1, parsed.2, parsed.3
+        )
         (outputHeight, outputWidth, scaleX, scaleY) = (parsed.4, parsed.5, parsed.6, parsed.7)
         guard leftRotationIndex >= 0, rightRotationIndex >= 0 else { throw node.error("rotation indices are negative") }
         guard outputHeight > 0, outputWidth > 0 else { throw node.error("output size must be positive") }
         guard scaleX > 0, scaleY > 0 else { throw node.error("scale_x and scale_y must be positive") }
         // MediaPipe reads the first subset landmark unconditionally, so an empty subset is refused here.
         guard !subset.isEmpty else { throw node.error("subset_idxs is empty") }
-        guard subset.allSatisfy({ $0.0 >= 0 && $0.1 >= 0 }) else { throw node.error("subset_idxs has a negative index") }
+        guard subset.allSatisfy({ $0.0 >= 0 && $0.1 >= 0 }) else {
+            throw node.error("subset_idxs has a negative index")
+        }
     }
 
     var maxIndex: Int { subset.reduce(max(leftRotationIndex, rightRotationIndex)) { max($0, $1.0, $1.1) } }

@@ -29,17 +29,22 @@ final class AudioSpectrogramKernel: OpKernel {
     func prepare(_ node: Node) throws {
         let input = try node.input(0)
         try node.expect(input, type: .float32, role: "input")
-        guard input.rank == 2 else { throw node.error("input must have rank 2 [samples, channels], has \(input.shape)") }
+        guard input.rank == 2 else {
+            throw node.error("input must have rank 2 [samples, channels], has \(input.shape)")
+        }
         let remaining = input.dim(0) - options.windowSize
         let frames = remaining < 0 ? 0 : 1 + remaining / options.stride
         try node.setOutput(0, type: .float32, shape: [input.dim(1), frames, fftLength / 2 + 1])
     }
 
     func eval(_ node: Node) throws {
-        let input = try node.input(0), output = try node.output(0)
+        let input = try node.input(0)
+        let output = try node.output(0)
         let x = try node.elementwiseBuffer(input, Float.self, role: "input")
         let y = try node.elementwiseBuffer(output, Float.self, role: "output")
-        let channels = input.dim(1), frames = output.dim(1), bins = output.dim(2)
+        let channels = input.dim(1)
+        let frames = output.dim(1)
+        let bins = output.dim(2)
         var re = [Double](repeating: 0, count: fftLength)
         var im = [Double](repeating: 0, count: fftLength)
         var dst = 0
@@ -90,12 +95,15 @@ struct RealFFT {
         }
         var size = 2
         while size <= n {
-            let half = size / 2, step = n / size
+            let half = size / 2
+            let step = n / size
             var start = 0
             while start < n {
                 for k in 0..<half {
-                    let c = cosines[k * step], s = sines[k * step]
-                    let a = start + k, b = a + half
+                    let c = cosines[k * step]
+                    let s = sines[k * step]
+                    let a = start + k
+                    let b = a + half
                     let tr = re[b] * c - im[b] * s
                     let ti = re[b] * s + im[b] * c
                     re[b] = re[a] - tr

@@ -41,7 +41,8 @@ final class MfccKernel: OpKernel {
     }
 
     func prepare(_ node: Node) throws {
-        let spectrogram = try node.input(0), rate = try node.input(1)
+        let spectrogram = try node.input(0)
+        let rate = try node.input(1)
         try node.expect(spectrogram, type: .float32, role: "spectrogram")
         try node.expect(rate, type: .int32, role: "sample rate")
         guard spectrogram.rank == 3 else {
@@ -49,7 +50,8 @@ final class MfccKernel: OpKernel {
         }
         guard rate.elementCount == 1 else { throw node.error("sample rate must have one element, has \(rate.shape)") }
         guard spectrogram.dim(2) >= 2 else { throw node.error("spectrogram needs at least 2 bins") }
-        try node.setOutput(0, type: .float32, shape: [spectrogram.dim(0), spectrogram.dim(1), options.dctCoefficientCount])
+        try node.setOutput(
+            0, type: .float32, shape: [spectrogram.dim(0), spectrogram.dim(1), options.dctCoefficientCount])
     }
 
     private static func melScale(_ hz: Double) -> Double { 1127.0 * log1p(hz / 700.0) }
@@ -66,7 +68,8 @@ final class MfccKernel: OpKernel {
         let last = options.upperFrequencyLimit / hzPerBin
         // LiteRT truncates these to int; beyond Int32 its cast is undefined, so such options are refused.
         guard first < 2_147_483_648, last < 2_147_483_648 else { throw node.error("frequency limits are out of range") }
-        let start = Int(first), end = Int(last)
+        let start = Int(first)
+        let end = Int(last)
         var mapper = [Int](repeating: -2, count: bins)
         var weights = [Double](repeating: 0, count: bins)
         var channel = 0
@@ -74,7 +77,8 @@ final class MfccKernel: OpKernel {
             let mel = Self.melScale(Double(i) * hzPerBin)
             while channel < channels && centers[channel] < mel { channel += 1 }
             mapper[i] = channel - 1
-            weights[i] = channel - 1 >= 0
+            weights[i] =
+                channel - 1 >= 0
                 ? (centers[channel] - mel) / (centers[channel] - centers[channel - 1])
                 : (centers[0] - mel) / (centers[0] - melLow)
         }
@@ -82,17 +86,20 @@ final class MfccKernel: OpKernel {
     }
 
     func eval(_ node: Node) throws {
-        let input = try node.input(0), output = try node.output(0)
+        let input = try node.input(0)
+        let output = try node.output(0)
         let x = try node.elementwiseBuffer(input, Float.self, role: "spectrogram")
         let rates = try node.elementwiseBuffer(try node.input(1), Int32.self, role: "sample rate")
         let y = try node.elementwiseBuffer(output, Float.self, role: "output")
-        let bins = input.dim(2), frames = input.dim(0) * input.dim(1)
+        let bins = input.dim(2)
+        let frames = input.dim(0) * input.dim(1)
         let rate = rates[0]
         if filterbank?.bins != bins || filterbank?.rate != rate {
             filterbank = try makeFilterbank(node, bins: bins, rate: rate)
         }
         guard let bank = filterbank else { return }
-        let channels = options.filterbankChannelCount, count = options.dctCoefficientCount
+        let channels = options.filterbankChannelCount
+        let count = options.dctCoefficientCount
         var mel = [Double](repeating: 0, count: channels)
         for frame in 0..<frames {
             let row = frame * bins

@@ -57,10 +57,12 @@ final class MaxPoolingWithArgmaxKernel: OpKernel {
         for b in 0..<batches {
             for oy in 0..<outH {
                 let y0 = oy * o.strideHeight - padTop
-                let fy0 = max(0, -y0), fy1 = min(o.filterHeight, h - y0)
+                let fy0 = max(0, -y0)
+                let fy1 = min(o.filterHeight, h - y0)
                 for ox in 0..<outW {
                     let x0 = ox * o.strideWidth - padLeft
-                    let fx0 = max(0, -x0), fx1 = min(o.filterWidth, w - x0)
+                    let fx0 = max(0, -x0)
+                    let fx1 = min(o.filterWidth, w - x0)
                     for ch in 0..<c {
                         var best = -Float.greatestFiniteMagnitude
                         var bestIndex = 0
@@ -94,7 +96,8 @@ final class MaxUnpoolingKernel: OpKernel {
     }
 
     func prepare(_ node: Node) throws {
-        let input = try node.input(0), indices = try node.input(1)
+        let input = try node.input(0)
+        let indices = try node.input(1)
         try node.expect(input, type: .float32, role: "input")
         try node.expect(indices, type: .float32, role: "indices")
         guard input.rank == 4, indices.rank == 4 else {
@@ -113,7 +116,8 @@ final class MaxUnpoolingKernel: OpKernel {
     }
 
     func eval(_ node: Node) throws {
-        let input = try node.input(0), out = try node.output(0)
+        let input = try node.input(0)
+        let out = try node.output(0)
         let x = try node.elementwiseBuffer(input, Float.self, role: "input")
         let idx = try node.elementwiseBuffer(try node.input(1), Float.self, role: "indices")
         let y = try node.elementwiseBuffer(out, Float.self, role: "output")

@@ -71,14 +71,20 @@ final class LandmarksToTransformMatrixKernel: OpKernel {
 
     private static func matrixV1(_ o: LandmarksToMatrixV1Options, _ lm: UnsafeMutableBufferPointer<Float>) -> [Float] {
         func xy(_ i: Int) -> (Float, Float) { (lm[i * 3], lm[i * 3 + 1]) }
-        let (lx, ly) = xy(o.leftRotationIndex), (rx, ry) = xy(o.rightRotationIndex)
+        let (lx, ly) = xy(o.leftRotationIndex)
+        let (rx, ry) = xy(o.rightRotationIndex)
         let alpha = -atanf((ry - ly) / (rx - lx))
-        let ca = cosf(alpha), sa = sinf(alpha)
-        var maxX: Float = -100000, maxY: Float = -100000, minX: Float = 100000, minY: Float = 100000
+        let ca = cosf(alpha)
+        let sa = sinf(alpha)
+        var maxX: Float = -100000
+        var maxY: Float = -100000
+        var minX: Float = 100000
+        var minY: Float = 100000
         for (a, b) in o.subset {
             for k in [a, b] {
                 let (x, y) = xy(k)
-                let px = x * ca - y * sa, py = x * sa + y * ca
+                let px = x * ca - y * sa
+                let py = x * sa + y * ca
                 maxX = max(maxX, px)
                 maxY = max(maxY, py)
                 minX = min(minX, px)
@@ -86,28 +92,37 @@ final class LandmarksToTransformMatrixKernel: OpKernel {
             }
         }
         let range = Float(o.landmarksRange)
-        let boxW = (maxX - minX) * o.bboxSizeMultiplier, boxH = (maxY - minY) * o.bboxSizeMultiplier
+        let boxW = (maxX - minX) * o.bboxSizeMultiplier
+        let boxH = (maxY - minY) * o.bboxSizeMultiplier
         let scale: [Float] = [boxW / range, 0, 0, 0, boxH / range, 0, 0, 0, 1]
-        let midX = Float(Double(maxX + minX) / 2), midY = Float(Double(maxY + minY) / 2)
-        let cn = cosf(-alpha), sn = sinf(-alpha)
-        let rmx = midX * cn - midY * sn, rmy = midX * sn + midY * cn
+        let midX = Float(Double(maxX + minX) / 2)
+        let midY = Float(Double(maxY + minY) / 2)
+        let cn = cosf(-alpha)
+        let sn = sinf(-alpha)
+        let rmx = midX * cn - midY * sn
+        let rmy = midX * sn + midY * cn
         let rotation: [Float] = [
             cn, -sn, Float(Double(rmx / range) * 2 - 1),
             sn, cn, Float(Double(rmy / range) * 2 - 1),
             0, 0, 1,
         ]
-        let ow = Double(o.outputWidth), oh = Double(o.outputHeight)
-        let iw = Double(o.inputWidth), ih = Double(o.inputHeight)
+        let ow = Double(o.outputWidth)
+        let oh = Double(o.outputHeight)
+        let iw = Double(o.inputWidth)
+        let ih = Double(o.inputHeight)
         let toRelative: [Float] = [Float(2 / (ow - 1)), 0, -1, 0, Float(2 / (oh - 1)), -1, 0, 0, 1]
-        let toAbsolute: [Float] = [Float((iw - 1) / 2), 0, Float((iw - 1) / 2), 0, Float((ih - 1) / 2),
-                                   Float((ih - 1) / 2), 0, 0, 1]
+        let toAbsolute: [Float] = [
+            Float((iw - 1) / 2), 0, Float((iw - 1) / 2), 0, Float((ih - 1) / 2),
+            Float((ih - 1) / 2), 0, 0, 1,
+        ]
         let m = multiply(multiply(multiply(toAbsolute, rotation, 3), scale, 3), toRelative, 3)
         return [m[0], m[1], 0, m[2], m[3], m[4], 0, m[5], m[6], m[7], m[8], 0, 0, 0, 0, 1]
     }
 
     private static func matrixV2(_ o: LandmarksToMatrixV2Options, _ lm: UnsafeMutableBufferPointer<Float>) -> [Float] {
         func xy(_ i: Int) -> (Float, Float) { (lm[i * 3], lm[i * 3 + 1]) }
-        let (lx, ly) = xy(o.leftRotationIndex), (rx, ry) = xy(o.rightRotationIndex)
+        let (lx, ly) = xy(o.leftRotationIndex)
+        let (rx, ry) = xy(o.rightRotationIndex)
         let rotation = o.targetRotationRadians - atan2f(ry - ly, rx - lx)
         // Mat3 · (x, y, 1) of a rotation, summed from zero in order like MediaPipe's Mat3.
         func rotate(_ c: Float, _ s: Float, _ x: Float, _ y: Float) -> (Float, Float) {
@@ -121,9 +136,13 @@ final class LandmarksToTransformMatrixKernel: OpKernel {
             py += 0
             return (px, py)
         }
-        let c = cosf(rotation), s = sinf(rotation)
+        let c = cosf(rotation)
+        let s = sinf(rotation)
         var first = true
-        var maxX: Float = 0, maxY: Float = 0, minX: Float = 0, minY: Float = 0
+        var maxX: Float = 0
+        var maxY: Float = 0
+        var minX: Float = 0
+        var minY: Float = 0
         for (a, b) in o.subset {
             for k in [a, b] {
                 let (x, y) = xy(k)
@@ -139,13 +158,16 @@ final class LandmarksToTransformMatrixKernel: OpKernel {
                 if minY > py { minY = py }
             }
         }
-        let cropW = maxX - minX, cropH = maxY - minY
+        let cropW = maxX - minX
+        let cropH = maxY - minY
         let (cropX, cropY) = rotate(cosf(-rotation), sinf(-rotation), (minX + maxX) / 2, (minY + maxY) / 2)
         let r = -rotation
-        let cr = cosf(r), sr = sinf(r)
+        let cr = cosf(r)
+        let sr = sinf(r)
         let scaleX = o.scaleX * cropW / Float(o.outputWidth)
         let scaleY = o.scaleY * cropH / Float(o.outputHeight)
-        let shiftX = Float(-1.0 * (Double(o.outputWidth) / 2)), shiftY = Float(-1.0 * (Double(o.outputHeight) / 2))
+        let shiftX = Float(-1.0 * (Double(o.outputWidth) / 2))
+        let shiftY = Float(-1.0 * (Double(o.outputHeight) / 2))
         var t: [Float] = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]
         t = multiply(t, [1, 0, 0, cropX, 0, 1, 0, cropY, 0, 0, 1, 0, 0, 0, 0, 1], 4)
         t = multiply(t, [cr, -sr, 0, 0, sr, cr, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], 4)

@@ -25,7 +25,8 @@ final class TransformLandmarksKernel: OpKernel {
     private var dimensions = 0
 
     func prepare(_ node: Node) throws {
-        let landmarks = try node.input(0), matrix = try node.input(1)
+        let landmarks = try node.input(0)
+        let matrix = try node.input(1)
         try node.expect(landmarks, type: .float32, role: "landmarks")
         try node.expect(matrix, type: .float32, role: "matrix")
         guard matrix.elementCount >= 8 else { throw node.error("matrix has \(matrix.elementCount) elements, needs 16") }
@@ -41,7 +42,9 @@ final class TransformLandmarksKernel: OpKernel {
             }
             dimensions = landmarks.dim(2)
         }
-        guard dimensions == 2 || dimensions == 3 else { throw node.error("dimensions must be 2 or 3, is \(dimensions)") }
+        guard dimensions == 2 || dimensions == 3 else {
+            throw node.error("dimensions must be 2 or 3, is \(dimensions)")
+        }
         guard landmarks.dim(landmarks.rank - 1) % dimensions == 0 else {
             throw node.error("last dimension \(landmarks.dim(landmarks.rank - 1)) is not a multiple of \(dimensions)")
         }
@@ -89,7 +92,8 @@ final class TransformTensorBilinearKernel: OpKernel {
     }
 
     func prepare(_ node: Node) throws {
-        let input = try node.input(0), matrix = try node.input(1)
+        let input = try node.input(0)
+        let matrix = try node.input(1)
         try node.expect(input, type: .float32, role: "input")
         try node.expect(matrix, type: .float32, role: "matrix")
         guard input.rank == 4 else { throw node.error("input must have rank 4 (NHWC), has shape \(input.shape)") }
@@ -99,7 +103,8 @@ final class TransformTensorBilinearKernel: OpKernel {
     }
 
     func eval(_ node: Node) throws {
-        let input = try node.input(0), out = try node.output(0)
+        let input = try node.input(0)
+        let out = try node.output(0)
         let x = try node.elementwiseBuffer(input, Float.self, role: "input")
         let m = try node.elementwiseBuffer(try node.input(1), Float.self, role: "matrix")
         let y = try node.elementwiseBuffer(out, Float.self, role: "output")
@@ -112,7 +117,8 @@ final class TransformTensorBilinearKernel: OpKernel {
         }
         let (h, w, c) = (input.dim(1), input.dim(2), input.dim(3))
         let (outH, outW) = (out.dim(1), out.dim(2))
-        let maxX = Float(w - 1), maxY = Float(h - 1)
+        let maxX = Float(w - 1)
+        let maxY = Float(h - 1)
         @inline(__always) func read(_ row: Int, _ col: Int, _ ch: Int) -> Float {
             row < 0 || col < 0 || row >= h || col >= w ? 0 : xp[(row * w + col) * c + ch]
         }
@@ -127,13 +133,19 @@ final class TransformTensorBilinearKernel: OpKernel {
                     dst += c
                     continue
                 }
-                let fx = tx.rounded(.down), fy = ty.rounded(.down)
-                let col = Int(fx), row = Int(fy)
-                let right = tx - fx, lower = ty - fy
-                let keepRight = 1.0 - Double(right), keepLower = 1.0 - Double(lower)
+                let fx = tx.rounded(.down)
+                let fy = ty.rounded(.down)
+                let col = Int(fx)
+                let row = Int(fy)
+                let right = tx - fx
+                let lower = ty - fy
+                let keepRight = 1.0 - Double(right)
+                let keepLower = 1.0 - Double(lower)
                 for ch in 0..<c {
-                    let q11 = read(row, col, ch), q21 = read(row, col + 1, ch)
-                    let q12 = read(row + 1, col, ch), q22 = read(row + 1, col + 1, ch)
+                    let q11 = read(row, col, ch)
+                    let q21 = read(row, col + 1, ch)
+                    let q12 = read(row + 1, col, ch)
+                    let q22 = read(row + 1, col + 1, ch)
                     let upperValue = Float(keepRight * Double(q11) + Double(right * q21))
                     let lowerValue = Float(keepRight * Double(q12) + Double(right * q22))
                     yp[dst] = Float(Double(lower * lowerValue) + keepLower * Double(upperValue))
