@@ -11,9 +11,19 @@ only the audio ops, so each case's golden comes from the best reference that run
 1. "litert": ai-edge-litert 2.3.0 with its built-in kernels (AudioSpectrogram, Mfcc);
 2. "litert-xnnpack": LiteRT with the XNNPACK delegate, which implements some MediaPipe ops;
 3. "tf.raw_ops.<Op>": TensorFlow's own op (the audio ops; needs `tensorflow`, imported lazily);
-4. "numpy: MediaPipe definition": a numpy transcription of the op's definition in MediaPipe's C++
-   sources (mediapipe/util/tflite/operations/), float32 where MediaPipe computes in float and float64
+4. "mediapipe 0.10.14 wheel (MediaPipe's C++ kernels)": MediaPipe's own CPU inference runs the case
+   (tools/mediapipe_wheel_parity.py --run-dir, in the Python given by --mediapipe-python, default
+   .venv-mp010/bin/python); the operands become constants of the model since MediaPipe's graph can
+   only feed images from Python. MediaPipe registers only version 2 of TransformLandmarks,
+   TransformTensorBilinear and Landmarks2TransformMatrix for the CPU, so version 1 falls through to
+5. "numpy: MediaPipe definition": a numpy transcription of the op's definition in MediaPipe's C++
+   sources (tools/custom_op_references.py), float32 where MediaPipe computes in float and float64
    where it promotes to double.
+
+XNNPACK implements MaxPoolingWithArgmax2D and MaxUnpooling2D (2×2-style windows whose stride equals
+the filter, VALID padding for unpooling, no fused activation) but keeps indices as uint32 bit
+patterns counted column-major in the window; its answers are translated to MediaPipe's encoding and
+kept as a cross-check, not as the golden.
 
 Every other reference that runs the case is compared with the golden and the largest difference is
 kept in the manifest (`cross_checks`). Fixtures go to Tests/TFLiteRuntimeTests/Fixtures/custom_ops/.
@@ -32,15 +42,19 @@ import argparse
 import json
 import shutil
 import struct
+import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Callable
 
+import flatbuffers
 import numpy as np
 from flatbuffers import flexbuffers
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import opmodel  # noqa: E402
+from ai_edge_litert import schema_py_generated as schema  # noqa: E402
 from litert_common import make_interpreter, run  # noqa: E402
 from custom_op_references import (  # noqa: E402
     np_landmarks_to_matrix_v1,
@@ -283,6 +297,12 @@ def _const_values(case: Case) -> list[np.ndarray]:
     return values
 
 
+def _answer(answer: list[np.ndarray] | str) -> list[np.ndarray]:
+    if isinstance(answer, str):
+        raise RuntimeError(answer)
+    return answer
+
+
 def _diff(a: list[np.ndarray], b: list[np.ndarray]) -> float:
     worst = 0.0
     for x, y in zip(a, b):
@@ -311,7 +331,59 @@ def _xnnpack_pooling(case: Case, shapes: list[list[int]] | None) -> list[np.ndar
     return _litert(case, True, shapes, [x, xnn])
 
 
-def make_case(case: Case, numpy_ref: Callable | None, tf_ref: Callable | None) -> dict:
+def _const_model(case: Case, shapes: list[list[int]]) -> bytes:
+    """The case's model with every operand a constant and one unused `[1, 1, 1, 3]` float graph input.
+
+    MediaPipe's CalculatorGraph can only feed image tensors from Python, so the operands travel in
+    the model instead; TFLite still runs the operator (it does not fold constants).
+    """
+    model = schema.ModelT.InitFromObj(schema.Model.GetRootAsModel(opmodel.build(case, shapes), 0))
+    graph = model.subgraphs[0]
+    for index, values in zip(graph.inputs, case.input_arrays()):
+        buffer = schema.BufferT()
+        buffer.data = np.frombuffer(np.ascontiguousarray(values).tobytes(), dtype=np.uint8).tolist() or None
+        model.buffers.append(buffer)
+        graph.tensors[index].buffer = len(model.buffers) - 1
+    dummy = schema.TensorT()
+    dummy.name, dummy.type, dummy.shape, dummy.buffer = "image", schema.TensorType.FLOAT32, [1, 1, 1, 3], 0
+    graph.tensors.append(dummy)
+    graph.inputs = [len(graph.tensors) - 1]
+    builder = flatbuffers.Builder(1024)
+    builder.Finish(model.Pack(builder), file_identifier=b"TFL3")
+    return bytes(builder.Output())
+
+
+MEDIAPIPE = "mediapipe 0.10.14 wheel (MediaPipe's C++ kernels)"
+
+
+def mediapipe_goldens(cases: list[tuple[Case, Callable | None, Callable | None]],
+                      python: Path | None) -> dict[str, list[np.ndarray] | str]:
+    """Each MediaPipe case's outputs from MediaPipe's own kernels (via tools/mediapipe_wheel_parity.py
+    run by `python`, a venv with the mediapipe 0.10 wheel), or why not."""
+    chosen = [(c, n) for c, n, _ in cases if n is not None]
+    if not chosen:
+        return {}
+    if python is None or not python.exists():
+        return {c.name: "no Python with the mediapipe wheel (--mediapipe-python)" for c, _ in chosen}
+    answers: dict[str, list[np.ndarray] | str] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for case, numpy_ref in chosen:
+            shapes = [list(a.shape) for a in numpy_ref(*_const_values(case))]
+            (Path(tmp) / case.name).mkdir()
+            (Path(tmp) / case.name / "model.tflite").write_bytes(_const_model(case, shapes))
+        tool = Path(__file__).resolve().parent / "mediapipe_wheel_parity.py"
+        subprocess.run([str(python), str(tool), "--run-dir", tmp], check=True, capture_output=True)
+        for case, _ in chosen:
+            folder = Path(tmp) / case.name
+            if (folder / "error.txt").exists():
+                answers[case.name] = (folder / "error.txt").read_text()
+                continue
+            answers[case.name] = [np.load(folder / f"output_{i}.npy") for i in range(len(case.outputs))]
+    return answers
+
+
+def make_case(case: Case, numpy_ref: Callable | None, tf_ref: Callable | None,
+              mediapipe: list[np.ndarray] | str | None) -> dict:
     entry: dict = {"name": case.name, "op": case.op, "version": case.version,
                    "inputs": [t.dtype for t in case.inputs], "outputs": [t.dtype for t in case.outputs]}
     found: dict[str, list[np.ndarray]] = {}
@@ -327,6 +399,7 @@ def make_case(case: Case, numpy_ref: Callable | None, tf_ref: Callable | None) -
         ("litert-xnnpack", lambda: _litert(case, True, shapes)) if "Max" not in case.op else
         ("litert-xnnpack (indices translated to XNNPACK's encoding)", lambda: _xnnpack_pooling(case, shapes)),
         (f"tf.raw_ops.{case.op.split(':')[1]}", (lambda: tf_ref(*_const_values(case))) if tf_ref else None),
+        (MEDIAPIPE, (lambda: _answer(mediapipe)) if mediapipe is not None else None),
         ("numpy: MediaPipe definition", (lambda: numpy_ref(*_const_values(case))) if numpy_ref else None),
     ]:
         if compute is None:
@@ -362,6 +435,8 @@ def make_case(case: Case, numpy_ref: Callable | None, tf_ref: Callable | None) -
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--only", help="only cases whose name or operator contains this")
+    parser.add_argument("--mediapipe-python", type=Path, default=ROOT / ".venv-mp010/bin/python",
+                        help="a Python with the mediapipe 0.10 wheel (see tools/mediapipe_wheel_parity.py)")
     args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
     manifest_path = OUT / "manifest.json"
@@ -370,9 +445,10 @@ def main() -> None:
     names = {c.name for c, _, _ in chosen}
     known = {c.name for c, _, _ in CASES}
     entries = {e["name"]: e for e in previous if e["name"] not in names and e["name"] in known}
+    mediapipe = mediapipe_goldens(chosen, args.mediapipe_python)
     for case, numpy_ref, tf_ref in chosen:
         shutil.rmtree(OUT / case.name, ignore_errors=True)
-        entry = make_case(case, numpy_ref, tf_ref)
+        entry = make_case(case, numpy_ref, tf_ref, mediapipe.get(case.name))
         entries[case.name] = entry
         checks = ", ".join(f"{k} differs by {v:.3g}" for k, v in entry.get("cross_checks", {}).items())
         print(f"  {case.name}: {entry['golden']}" + (f" ({checks})" if checks else ""))
@@ -380,8 +456,8 @@ def main() -> None:
     manifest = {
         "about": "Custom-operator cases made by tools/make_custom_op_models.py. 'golden' names the reference the "
         "expected outputs come from (first that runs: LiteRT 2.3 built-in kernels, LiteRT+XNNPACK, TensorFlow's "
-        "raw op, numpy transcription of MediaPipe's definition); 'cross_checks' gives the largest difference "
-        "of every other reference that runs the case.",
+        "raw op, MediaPipe 0.10.14's own kernels, numpy transcription of MediaPipe's definition); "
+        "'cross_checks' gives the largest difference of every other reference that runs the case.",
         "cases": ordered,
     }
     manifest_path.write_text(json.dumps(manifest, indent=1) + "\n")

@@ -98,10 +98,32 @@ node {{ calculator: "SplitTensorVectorCalculator" input_stream: "output_tensors"
     return results["input_floats"], [results[n] for n in names]
 
 
+def run_folders(root: Path) -> None:
+    """`--run-dir`: runs `<case>/model.tflite` for every case folder and writes `output_<i>.npy` or `error.txt`.
+
+    tools/make_custom_op_models.py uses this to get MediaPipe's own kernels' answers for single-op
+    cases: it rewrites each case so its operands are constants and its only graph input is an unused
+    `[1, 1, 1, 3]` image tensor, which is what this graph can feed.
+    """
+    for folder in sorted(p for p in root.iterdir() if (p / "model.tflite").exists()):
+        _, inputs, outputs = model_info(folder / "model.tflite")
+        try:
+            _, height, width, _ = inputs[0]
+            _, results = run_mediapipe(folder / "model.tflite", height, width, len(outputs))
+            for i, (values, shape) in enumerate(zip(results, outputs)):
+                np.save(folder / f"output_{i}.npy", values.reshape(shape))
+        except Exception as error:  # recorded for the caller, which keeps going with other references
+            (folder / "error.txt").write_text(" | ".join(str(error).splitlines()[:2])[:300])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", type=Path, default=Path("/tmp/openmlkit-mediapipe-parity"))
+    parser.add_argument("--run-dir", type=Path, help="run the single-op case models in this folder instead")
     args = parser.parse_args()
+    if args.run_dir:
+        run_folders(args.run_dir)
+        return
     root = wheel_root()
     found = 0
     for path in sorted(root.rglob("*.tflite")):

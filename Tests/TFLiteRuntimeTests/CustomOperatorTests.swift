@@ -4,9 +4,10 @@ import Testing
 @testable import TFLiteRuntime
 
 /// Every MediaPipe and audio custom-operator case of `tools/make_custom_op_models.py`, run here and
-/// compared with its golden (LiteRT's built-in kernels for the audio ops, MediaPipe's definition
-/// cross-checked with LiteRT+XNNPACK or TensorFlow for the rest; the manifest names each case's
-/// source): float outputs within the case's tolerance × max(1, max |golden|). Every case must pass.
+/// compared with its golden (LiteRT's built-in kernels for the audio ops; MediaPipe's own kernels from
+/// its 0.10 wheel, or for the version-1 ops MediaPipe's CPU resolver lacks a numpy transcription of
+/// its definition; the manifest names each case's source and cross-checks): float outputs within the
+/// case's tolerance × max(1, max |golden|). Every case must pass.
 @Suite("Custom operators against their references")
 struct CustomOperatorTests {
     struct Manifest: Decodable {
