@@ -138,6 +138,12 @@ def _pool_cases() -> None:
              [out("float32"), out("float32")], custom_options=opts),
         lambda x, o=opts: np_max_pool_argmax(o, x))
 
+    # NaN never wins and -inf never beats the -FLT_MAX start: an all -inf/NaN window reports -FLT_MAX at 0
+    special = [float("-inf"), float("nan"), float("-inf"), float("-inf")] * 4 + [float("nan"), -2.0, float("inf"), 1.0] * 4
+    add(Case("max_pool_argmax_inf_nan", "CUSTOM:MaxPoolingWithArgmax2D", [inp("float32", [1, 4, 4, 2], values=special)],
+             [out("float32"), out("float32")], custom_options=opts),
+        lambda x, o=opts: np_max_pool_argmax(o, x))
+
     unpool_configs = [
         ("2x2_s2", [1, 3, 4, 3], "VALID", (2, 2), (2, 2)),
         ("2x2_s2_same", [2, 2, 3, 2], "SAME", (2, 2), (2, 2)),

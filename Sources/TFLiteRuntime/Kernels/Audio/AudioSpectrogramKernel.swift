@@ -12,7 +12,10 @@ final class AudioSpectrogramKernel: OpKernel {
     private let options: AudioSpectrogramOptions
     private let fftLength: Int
     private let window: [Double]
-    private let fft: RealFFT
+    private let fft: SpectrogramFFT
+    /// Scratch for one frame's transform, kept between invocations.
+    private var re: [Double]
+    private var im: [Double]
 
     init(_ node: Node) throws {
         try node.expect(inputs: 1, outputs: 1)
@@ -23,7 +26,9 @@ final class AudioSpectrogramKernel: OpKernel {
         let pi = atan(1.0) * 4
         let length = Double(options.windowSize)
         window = (0..<options.windowSize).map { 0.5 - 0.5 * cos((2.0 * pi * Double($0)) / length) }
-        fft = RealFFT(length: n)
+        fft = SpectrogramFFT(length: n)
+        re = [Double](repeating: 0, count: n)
+        im = [Double](repeating: 0, count: n)
     }
 
     func prepare(_ node: Node) throws {
@@ -45,8 +50,6 @@ final class AudioSpectrogramKernel: OpKernel {
         let channels = input.dim(1)
         let frames = output.dim(1)
         let bins = output.dim(2)
-        var re = [Double](repeating: 0, count: fftLength)
-        var im = [Double](repeating: 0, count: fftLength)
         var dst = 0
         for channel in 0..<channels {
             for frame in 0..<frames {
@@ -67,7 +70,7 @@ final class AudioSpectrogramKernel: OpKernel {
 }
 
 /// An in-place radix-2 complex FFT in double of a power-of-two length (forward, unnormalised).
-struct RealFFT {
+private struct SpectrogramFFT {
     let length: Int
     private let cosines: [Double]
     private let sines: [Double]

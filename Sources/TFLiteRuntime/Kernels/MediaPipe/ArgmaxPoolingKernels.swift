@@ -6,7 +6,8 @@
 /// MaxPoolingWithArgmax2D: input `[N, H, W, C]` → values and indices, both float32 `[N, OH, OW, C]`.
 /// The index of a maximum is its position in the window, `y * filter_w + x`, stored as a float plus
 /// 0.1 so that truncating it back to an integer is exact; the first maximum in row-major window order
-/// wins, and a window with no finite maximum reports -FLT_MAX at index 0.
+/// wins, a window with no value above -FLT_MAX (only -inf or NaN) reports -FLT_MAX at index 0, and
+/// values are clamped to the activation's range, which is ±FLT_MAX without one (+inf → FLT_MAX).
 ///
 /// MaxUnpooling2D: values and indices `[N, H, W, C]` → `[N, H * filter_h, W * filter_w, C]`, zero
 /// except where an index puts a value (later pixels overwrite earlier ones). An index that lands
@@ -51,7 +52,9 @@ final class MaxPoolingWithArgmaxKernel: OpKernel {
         let (batches, h, w, c) = (input.dim(0), input.dim(1), input.dim(2), input.dim(3))
         let (outH, outW) = (out.dim(1), out.dim(2))
         let o = options
-        let (lo, hi) = o.activation.floatRange
+        // TFLite's activation range for "none" and RELU is finite (±FLT_MAX), so +inf comes out as FLT_MAX.
+        let range = o.activation.floatRange
+        let lo = max(range.lower, -.greatestFiniteMagnitude), hi = min(range.upper, .greatestFiniteMagnitude)
         guard let xp = x.baseAddress, let vp = values.baseAddress, let ip = indices.baseAddress else { return }
         var dst = 0
         for b in 0..<batches {
