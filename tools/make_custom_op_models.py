@@ -124,6 +124,8 @@ def _pool_cases() -> None:
         ("2x2_s2_relu6", [1, 6, 4, 2], "SAME", (2, 2), (2, 2), 3),
         ("2x2_s2_relu1", [1, 4, 4, 2], "VALID", (2, 2), (2, 2), 2),
         ("2x2_s2_large", [1, 32, 32, 16], "SAME", (2, 2), (2, 2), 0),
+        ("2x2_s3_gaps", [1, 8, 7, 2], "SAME", (3, 3), (2, 2), 0),
+        ("1x1_s1", [1, 3, 3, 2], "VALID", (1, 1), (1, 1), 0),
     ]
     for name, shape, padding, stride, filt, act in configs:
         opts = pool_options(padding, stride, filt, act)
@@ -239,6 +241,8 @@ def _audio_cases() -> None:
         ("w25_s40_gap", 150, 1, 25, 40, True),
         ("w480_s160_speech", 1600, 1, 480, 160, False),
         ("too_short", 20, 1, 32, 16, False),
+        ("w2_s1_minimal", 9, 1, 2, 1, False),
+        ("w1024_s512", 3000, 1, 1024, 512, True),
     ]:
         o = {"window_size": window, "stride": stride, "magnitude_squared": squared}
         add(Case(f"audio_spectrogram_{name}", "CUSTOM:AudioSpectrogram",
