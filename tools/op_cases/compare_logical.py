@@ -49,3 +49,40 @@ CASES.append(Case("select_v2_int32_broadcast_scalar", "SELECT_V2",
 
 for dtype in ["bool", "float32", "int32", "int64", "int8", "uint8"]:
     CASES.append(Case(f"where_{dtype}", "WHERE", [inp(dtype, [3, 4], low=-1, high=1)], [out("int64")]))
+
+# More types and shapes LiteRT may accept.
+for op in _COMPARE:
+    low = op.lower()
+    CASES.append(Case(f"{low}_float16", op, [inp("float16", [2, 5]), inp("float16", [2, 5])], [out("bool")]))
+    CASES.append(Case(f"{low}_int8_broadcast4d", op,
+                      [inp("int8", [2, 1, 3, 4], scale=0.5, zero_point=1), inp("int8", [1, 2, 1, 4], scale=0.25, zero_point=-2)],
+                      [out("bool")], version=2))
+    CASES.append(Case(f"{low}_uint8_same_scale", op,
+                      [inp("uint8", [3, 4], scale=0.02, zero_point=7), inp("uint8", [3, 4], scale=0.02, zero_point=7)],
+                      [out("bool")], version=2))
+    CASES.append(Case(f"{low}_int64_scalar", op, [inp("int64", [3, 4], low=-3, high=3), inp("int64", [], low=-3, high=3)],
+                      [out("bool")]))
+    CASES.append(Case(f"{low}_float32_empty", op, [inp("float32", [0, 3]), inp("float32", [1, 3])], [out("bool")]))
+CASES.append(Case("equal_bool_broadcast", "EQUAL", [inp("bool", [2, 3]), inp("bool", [3])], [out("bool")]))
+CASES.append(Case("logical_and_bool_broadcast5d", "LOGICAL_AND", [inp("bool", [2, 1, 3, 1, 2]), inp("bool", [2, 1, 2, 1])],
+                  [out("bool")]))
+CASES.append(Case("logical_or_bool_scalar", "LOGICAL_OR", [inp("bool", [3, 2]), inp("bool", [])], [out("bool")]))
+CASES.append(Case("logical_not_bool_scalar", "LOGICAL_NOT", [inp("bool", [])], [out("bool")]))
+for dtype in ["float16", "uint32", "float64"]:
+    CASES.append(Case(f"select_v2_{dtype}", "SELECT_V2",
+                      [inp("bool", [2, 3]), inp(dtype, [2, 3]), inp(dtype, [2, 3])], [out(dtype)]))
+CASES.append(Case("select_int32_scalar_condition", "SELECT",
+                  [inp("bool", []), inp("int32", [2, 3]), inp("int32", [2, 3])], [out("int32")]))
+CASES.append(Case("select_int8_rank1_condition_3d", "SELECT",
+                  [inp("bool", [3]), inp("int8", [3, 2, 2], scale=0.1, zero_point=0),
+                   inp("int8", [3, 2, 2], scale=0.1, zero_point=0)], [out("int8", scale=0.1, zero_point=0)]))
+CASES.append(Case("select_v2_int64_broadcast5d", "SELECT_V2",
+                  [inp("bool", [2, 1, 1, 3, 1]), inp("int64", [1, 2, 1, 1, 2]), inp("int64", [2, 1, 2, 1, 1])],
+                  [out("int64")], version=2))
+CASES.append(Case("select_v2_bool_scalar_condition", "SELECT_V2",
+                  [inp("bool", []), inp("bool", [2, 3]), inp("bool", [2, 3])], [out("bool")], version=2))
+for dtype in ["int16", "float16"]:
+    CASES.append(Case(f"where_{dtype}", "WHERE", [inp(dtype, [3, 4], low=-1, high=1)], [out("int64")]))
+CASES.append(Case("where_bool_rank1", "WHERE", [inp("bool", [7])], [out("int64")]))
+CASES.append(Case("where_bool_rank4", "WHERE", [inp("bool", [2, 2, 3, 2])], [out("int64")]))
+CASES.append(Case("where_float32_all_zero", "WHERE", [inp("float32", [2, 3], values=[0.0] * 6)], [out("int64")]))
