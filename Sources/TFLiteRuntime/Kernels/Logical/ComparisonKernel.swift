@@ -116,39 +116,12 @@ final class ComparisonKernel: OpKernel {
     ) throws {
         guard let pa = x.baseAddress, let pb = y.baseAddress, let po = out.baseAddress else { return }
         switch op {
-        case .equal: ComparisonKernel.apply(plan, pa, pb, po) { $0 == $1 }
-        case .notEqual: ComparisonKernel.apply(plan, pa, pb, po) { $0 != $1 }
-        case .less: ComparisonKernel.apply(plan, pa, pb, po) { $0 < $1 }
-        case .lessEqual: ComparisonKernel.apply(plan, pa, pb, po) { $0 <= $1 }
-        case .greater: ComparisonKernel.apply(plan, pa, pb, po) { $0 > $1 }
-        case .greaterEqual: ComparisonKernel.apply(plan, pa, pb, po) { $0 >= $1 }
-        }
-    }
-
-    /// `out[i] = f(a[ia], b[ib])` along the broadcast, one inner row at a time.
-    @inline(__always)
-    static func apply<T>(
-        _ plan: BroadcastPlan, _ a: UnsafePointer<T>, _ b: UnsafePointer<T>, _ out: UnsafeMutablePointer<Bool>,
-        _ f: (T, T) -> Bool
-    ) {
-        guard plan.outputCount > 0 else { return }
-        let n = plan.innerCount
-        let aStep = plan.aStrides[plan.aStrides.count - 1] != 0 ? 1 : 0
-        let bStep = plan.bStrides[plan.bStrides.count - 1] != 0 ? 1 : 0
-        switch plan.kind {
-        case .elementwise:
-            for i in 0..<plan.outputCount { out[i] = f(a[i], b[i]) }
-        case .scalarA:
-            let s = a[0]
-            for i in 0..<plan.outputCount { out[i] = f(s, b[i]) }
-        case .scalarB:
-            let s = b[0]
-            for i in 0..<plan.outputCount { out[i] = f(a[i], s) }
-        case .general:
-            plan.forEachRow(in: 0..<plan.rowCount) { row, aOffset, bOffset in
-                let o = out + row * n
-                for i in 0..<n { o[i] = f(a[aOffset + i * aStep], b[bOffset + i * bStep]) }
-            }
+        case .equal: plan.map(pa, pb, po) { $0 == $1 }
+        case .notEqual: plan.map(pa, pb, po) { $0 != $1 }
+        case .less: plan.map(pa, pb, po) { $0 < $1 }
+        case .lessEqual: plan.map(pa, pb, po) { $0 <= $1 }
+        case .greater: plan.map(pa, pb, po) { $0 > $1 }
+        case .greaterEqual: plan.map(pa, pb, po) { $0 >= $1 }
         }
     }
 

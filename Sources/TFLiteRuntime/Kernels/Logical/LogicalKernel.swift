@@ -43,9 +43,9 @@ final class LogicalKernel: OpKernel {
         guard out.count == plan.outputCount else { throw node.error("output is not sized for the broadcast shape") }
         guard let pa = a.baseAddress, let pb = b.baseAddress, let po = out.baseAddress else { return }
         if op == .and {
-            ComparisonKernel.apply(plan, UnsafePointer(pa), UnsafePointer(pb), po) { $0 != 0 && $1 != 0 }
+            plan.map(UnsafePointer(pa), UnsafePointer(pb), po) { $0 != 0 && $1 != 0 }
         } else {
-            ComparisonKernel.apply(plan, UnsafePointer(pa), UnsafePointer(pb), po) { $0 != 0 || $1 != 0 }
+            plan.map(UnsafePointer(pa), UnsafePointer(pb), po) { $0 != 0 || $1 != 0 }
         }
     }
 }

@@ -1,0 +1,161 @@
+"""Element-wise math: unary functions, POW/ATAN2/shifts/xor, ADD_N, ZEROS_LIKE, and the types LiteRT
+accepts for the arithmetic and activation operators beyond float32."""
+
+from opmodel import Case, inp, out
+
+CASES = []
+
+Q8 = {"uint8": (0.05, 128), "int8": (0.05, 3)}
+Q_OUT = {"uint8": (0.04, 120), "int8": (0.04, -5)}
+
+
+def versions(op):
+    return {"SIN": 2, "COS": 2, "SIGN": 2, "ABS": 5, "LOG": 2, "SQRT": 2, "RSQRT": 3, "EXP": 2, "FLOOR_DIV": 3,
+            "FLOOR_MOD": 2, "SQUARED_DIFFERENCE": 2, "MAXIMUM": 4, "MINIMUM": 4, "ADD": 6, "SUB": 5, "MUL": 8,
+            "DIV": 2, "RELU": 3, "RELU6": 3, "LOGISTIC": 3, "TANH": 3, "GELU": 3, "LEAKY_RELU": 2}.get(op, 1)
+
+
+def tensor(dtype, shape, low=None, high=None, quant=Q8, **kw):
+    if dtype in ("uint8", "int8") and quant is not None:
+        s, z = quant[dtype]
+        return inp(dtype, shape, scale=s, zero_point=z, **kw)
+    if dtype == "int16" and quant is not None:
+        return inp(dtype, shape, scale=0.001, zero_point=0, **kw)
+    return inp(dtype, shape, low=low, high=high, **kw)
+
+
+def output(dtype, quant=Q_OUT):
+    if dtype in ("uint8", "int8") and quant is not None:
+        s, z = quant[dtype]
+        return out(dtype, scale=s, zero_point=z)
+    if dtype == "int16" and quant is not None:
+        return out(dtype, scale=0.0008, zero_point=0)
+    return out(dtype)
+
+
+# Unary operators: (op, types, low, high)
+UNARY = [
+    ("SIN", ["float32", "float16", "float64", "int8", "int16"], -6, 6),
+    ("COS", ["float32", "float16", "float64", "int8", "int16"], -6, 6),
+    ("FLOOR", ["float32", "float16", "float64", "int8", "int32"], -4, 4),
+    ("CEIL", ["float32", "float16", "float64", "int8", "int32"], -4, 4),
+    ("ROUND", ["float32", "float16", "float64", "int32"], -4, 4),
+    ("SIGN", ["float32", "float64", "int32", "int64", "int8", "int16"], -3, 3),
+    ("SQUARE", ["float32", "int32", "int64", "int8", "float16"], -5, 5),
+    ("RELU_0_TO_1", ["float32", "uint8", "int8", "int16"], -2, 2),
+    ("ZEROS_LIKE", ["float32", "int32", "int64", "int8", "uint8", "bool", "float16"], -3, 3),
+    ("ABS", ["float32", "int32", "int64", "int8", "int16", "uint8", "float16"], -5, 5),
+    ("NEG", ["float32", "int32", "int64", "int8", "int16", "float16"], -5, 5),
+    ("LOG", ["float32", "int8", "int16", "uint8", "float16"], 0.05, 8),
+    ("SQRT", ["float32", "int8", "int16", "uint8", "float16"], 0.0, 8),
+    ("RSQRT", ["float32", "int8", "int16", "uint8", "float16"], 0.05, 8),
+    ("EXP", ["float32", "int8", "int16", "uint8", "float16"], -3, 2),
+    ("HARD_SWISH", ["float32", "uint8", "int8", "int16"], -5, 5),
+    ("RELU", ["float32", "uint8", "int8", "int16", "int32", "int64"], -3, 3),
+    ("RELU6", ["float32", "uint8", "int8", "int16", "int32"], -3, 8),
+    ("RELU_N1_TO_1", ["float32", "uint8", "int8", "int16"], -2, 2),
+    ("LOGISTIC", ["float32", "uint8", "int8", "int16"], -4, 4),
+    ("TANH", ["float32", "uint8", "int8", "int16"], -3, 3),
+    ("ELU", ["float32", "int8", "uint8"], -3, 3),
+    ("GELU", ["float32", "int8", "uint8"], -3, 3),
+]
+for op, types, low, high in UNARY:
+    name = op.lower()
+    for dtype in types:
+        lo, hi = (low, high) if dtype.startswith("float") else (int(low), int(high) if high >= 1 else 1)
+        if op in ("LOG", "RSQRT") and not dtype.startswith("float"):
+            lo = max(lo, 1)
+        x = tensor(dtype, [2, 3, 5], lo, hi)
+        y = output(dtype)
+        if op in ("LOG", "SQRT", "RSQRT") and dtype in ("int8", "int16"):
+            # Non-negative (LOG, RSQRT: positive) real values only: LiteRT rejects others.
+            x = inp("int8", [2, 3, 5], scale=0.05, zero_point=-128, low=-127, high=127) if dtype == "int8" else \
+                inp("int16", [2, 3, 5], scale=0.001, zero_point=0, low=1, high=8000)
+        if op == "LOGISTIC" and dtype != "float32":
+            y = out(dtype, scale=1 / 256, zero_point=-128 if dtype == "int8" else 0) if dtype != "int16" else \
+                out(dtype, scale=1 / 32768, zero_point=0)
+        if op == "TANH" and dtype == "int16":
+            y = out(dtype, scale=1 / 32768, zero_point=0)
+        CASES.append(Case(f"{name}_{dtype}", op, [x], [y], version=versions(op)))
+    CASES.append(Case(f"{name}_float32_rank0", op, [inp("float32", [], low=low if low > 0 else 0.5, high=high)],
+                      [out("float32")], version=versions(op)))
+
+# Edge values for rounding and sign.
+HALVES = [-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 3.5, -0.0, 0.0, 0.49999997, -3.7, 1e8 + 0.5]
+for op in ["ROUND", "FLOOR", "CEIL", "SIGN"]:
+    CASES.append(Case(f"{op.lower()}_float32_halves", op, [inp("float32", [12], values=HALVES)], [out("float32")],
+                      version=versions(op)))
+
+# Binary operators.
+for dtype in ["float32", "int32", "int64", "int8", "int16", "float16"]:
+    base = inp(dtype, [2, 3, 4], low=0.5 if dtype.startswith("float") else -3, high=3)
+    expo = inp(dtype, [2, 3, 4], low=-2 if dtype.startswith("float") else 0, high=3)
+    CASES.append(Case(f"pow_{dtype}", "POW", [base, expo], [out(dtype)]))
+CASES.append(Case("pow_float32_broadcast", "POW", [inp("float32", [2, 3, 4], low=0.1, high=4),
+                                                    inp("float32", [4], values=[0.0, 0.5, 2.0, -1.5])], [out("float32")]))
+CASES.append(Case("pow_int32_broadcast5d", "POW", [inp("int32", [2, 1, 3, 1, 2], low=-4, high=4),
+                                                   inp("int32", [1, 2, 1, 2, 1], low=0, high=5)], [out("int32")]))
+for dtype in ["float32", "float64", "float16"]:
+    CASES.append(Case(f"atan2_{dtype}", "ATAN2", [inp(dtype, [3, 5]), inp(dtype, [3, 5])], [out(dtype)]))
+CASES.append(Case("atan2_float32_signed_zeros", "ATAN2",
+                  [inp("float32", [6], values=[0.0, -0.0, 0.0, -0.0, 1.0, -1.0]),
+                   inp("float32", [6], values=[0.0, 0.0, -0.0, -0.0, 0.0, -0.0])], [out("float32")]))
+CASES.append(Case("atan2_float32_rank4", "ATAN2", [inp("float32", [1, 2, 3, 2]), inp("float32", [1, 2, 3, 2])],
+                  [out("float32")]))
+
+INTS = ["int8", "int16", "int32", "uint8", "uint16", "uint32", "int64"]
+BITS = {"int8": 8, "uint8": 8, "int16": 16, "uint16": 16, "int32": 32, "uint32": 32, "int64": 64}
+for dtype in INTS:
+    big = {"int8": 127, "uint8": 255, "int16": 32000, "uint16": 65000}.get(dtype, 1 << 30)
+    lo = 0 if dtype.startswith("u") else -big
+    CASES.append(Case(f"right_shift_{dtype}", "RIGHT_SHIFT",
+                      [inp(dtype, [3, 4], low=lo, high=big), inp(dtype, [3, 4], low=0, high=BITS[dtype] - 1)],
+                      [out(dtype)]))
+    CASES.append(Case(f"bitwise_xor_{dtype}", "BITWISE_XOR",
+                      [inp(dtype, [3, 4], low=lo, high=big), inp(dtype, [3, 4], low=lo, high=big)], [out(dtype)]))
+CASES.append(Case("right_shift_int32_broadcast", "RIGHT_SHIFT",
+                  [inp("int32", [2, 3, 4], low=-1000, high=1000), inp("int32", [4], values=[0, 1, 3, 31])],
+                  [out("int32")]))
+CASES.append(Case("bitwise_xor_int32_broadcast", "BITWISE_XOR",
+                  [inp("int32", [2, 1, 4], low=-1000, high=1000), inp("int32", [3, 1], low=-1000, high=1000)],
+                  [out("int32")]))
+
+for dtype in ["float32", "int32", "int64", "int8", "int16", "float16"]:
+    CASES.append(Case(f"add_n_{dtype}", "ADD_N", [inp(dtype, [2, 3], low=-50, high=50) for _ in range(3)],
+                      [out(dtype)]))
+CASES.append(Case("add_n_float32_one", "ADD_N", [inp("float32", [4])], [out("float32")]))
+CASES.append(Case("add_n_float32_five", "ADD_N", [inp("float32", [2, 2, 2]) for _ in range(5)], [out("float32")]))
+
+# The arithmetic operators on the types beyond float32/int32/int64 that LiteRT may take.
+BINARY = [
+    ("FLOOR_DIV", ["float32", "int32", "int16", "int8", "int64", "uint8"]),
+    ("FLOOR_MOD", ["float32", "int32", "int64", "int16", "int8", "uint8"]),
+    ("SQUARED_DIFFERENCE", ["float32", "int32", "int64", "int8", "uint8", "int16"]),
+    ("MAXIMUM", ["float32", "int32", "int64", "int8", "uint8", "int16", "float16"]),
+    ("MINIMUM", ["float32", "int32", "int64", "int8", "uint8", "int16", "float16"]),
+    ("ADD", ["int16", "int64", "uint8", "int8", "float16"]),
+    ("SUB", ["int16", "int64", "uint8", "int8"]),
+    ("MUL", ["int16", "int64", "uint8", "int8", "uint32", "float16"]),
+    ("DIV", ["int64", "uint8", "int8", "int16"]),
+]
+for op, types in BINARY:
+    name = op.lower()
+    for dtype in types:
+        divides = op in ("FLOOR_DIV", "FLOOR_MOD", "DIV")
+        if dtype.startswith("float"):
+            a = inp(dtype, [2, 3, 4])
+            b = inp(dtype, [2, 3, 4], low=0.5, high=3) if divides else inp(dtype, [2, 3, 4])
+        elif dtype in ("int16", "int8", "uint8") and op in ("SQUARED_DIFFERENCE", "ADD", "SUB", "MUL", "DIV"):
+            a, b = tensor(dtype, [2, 3, 4]), tensor(dtype, [2, 3, 4])
+            if op == "DIV":
+                b.low, b.high = (Q8[dtype][1] + 1, Q8[dtype][1] + 60) if dtype != "int16" else (1, 3000)
+        else:
+            lo = 0 if dtype.startswith("u") else -20
+            a = inp(dtype, [2, 3, 4], low=lo, high=20)
+            b = inp(dtype, [2, 3, 4], low=1, high=6) if divides else inp(dtype, [2, 3, 4], low=lo, high=20)
+        quantized = b.scale is not None
+        o = output(dtype) if quantized else out(dtype)
+        if op in ("MAXIMUM", "MINIMUM") and dtype in ("int8", "uint8", "int16"):
+            a.scale = b.scale = None
+            o = out(dtype)
+        CASES.append(Case(f"{name}_{dtype}_math", op, [a, b], [o], version=versions(op)))
