@@ -86,3 +86,13 @@ for dtype in ["int16", "float16"]:
 CASES.append(Case("where_bool_rank1", "WHERE", [inp("bool", [7])], [out("int64")]))
 CASES.append(Case("where_bool_rank4", "WHERE", [inp("bool", [2, 2, 3, 2])], [out("int64")]))
 CASES.append(Case("where_float32_all_zero", "WHERE", [inp("float32", [2, 3], values=[0.0] * 6)], [out("int64")]))
+
+# Larger quantized comparisons: the rescaled values must tie and differ exactly as in LiteRT.
+for op in _COMPARE:
+    low = op.lower()
+    CASES.append(Case(f"{low}_uint8_large", op,
+                      [inp("uint8", [20, 50], scale=0.0372, zero_point=131), inp("uint8", [20, 50], scale=0.0745, zero_point=66)],
+                      [out("bool")], version=2))
+    CASES.append(Case(f"{low}_int8_large_broadcast", op,
+                      [inp("int8", [16, 64], scale=0.5, zero_point=0), inp("int8", [64], scale=0.25, zero_point=1)],
+                      [out("bool")], version=2))

@@ -159,3 +159,73 @@ for op, types in BINARY:
             a.scale = b.scale = None
             o = out(dtype)
         CASES.append(Case(f"{name}_{dtype}_math", op, [a, b], [o], version=versions(op)))
+
+# Unquantized types beyond those above, for each arithmetic operator (LiteRT refuses most).
+for op in ["ADD", "SUB", "MUL", "DIV", "MAXIMUM", "MINIMUM", "FLOOR_DIV", "FLOOR_MOD", "SQUARED_DIFFERENCE"]:
+    name = op.lower()
+    divides = op in ("FLOOR_DIV", "FLOOR_MOD", "DIV")
+    for dtype in ["float16", "float64", "uint16", "uint32", "bool", "int8", "int16", "uint8"]:
+        if f"{name}_{dtype}_math" in {c.name for c in CASES}:
+            continue
+        if dtype == "bool":
+            a, b = inp(dtype, [2, 3]), inp(dtype, [2, 3])
+        elif dtype.startswith("float"):
+            a, b = inp(dtype, [2, 3]), inp(dtype, [2, 3], low=0.5 if divides else -3, high=3)
+        else:
+            a, b = inp(dtype, [2, 3], low=0, high=20), inp(dtype, [2, 3], low=1 if divides else 0, high=9)
+        CASES.append(Case(f"{name}_{dtype}_raw", op, [a, b], [out(dtype)], version=versions(op)))
+CASES.append(Case("maximum_int8_broadcast_raw", "MAXIMUM", [inp("int8", [2, 3, 4], low=-100, high=100),
+                                                            inp("int8", [4], low=-100, high=100)], [out("int8")],
+                  version=4))
+CASES.append(Case("floor_div_int32_negative_math", "FLOOR_DIV", [inp("int32", [8], values=[-7, 7, -7, 7, 0, -1, 5, -5]),
+                                                                 inp("int32", [8], values=[2, -2, -2, 2, 3, 4, -3, -3])],
+                  [out("int32")], version=3))
+CASES.append(Case("floor_mod_int16_negative_math", "FLOOR_MOD", [inp("int16", [8], values=[-7, 7, -7, 7, 0, -1, 5, -5]),
+                                                                 inp("int16", [8], values=[2, -2, -2, 2, 3, 4, -3, -3])],
+                  [out("int16")], version=2))
+
+# Larger quantized cases, so rare rounding ties and LiteRT's vector blocks and scalar tails all show.
+for dtype, (za, zo) in {"uint8": (128, 120), "int8": (3, -5)}.items():
+    lo, hi = (0, 255) if dtype == "uint8" else (-128, 127)
+    CASES.append(Case(f"div_{dtype}_large", "DIV",
+                      [inp(dtype, [10, 37], scale=0.05, zero_point=za, low=lo, high=hi),
+                       inp(dtype, [10, 37], scale=0.07, zero_point=za, low=za + 1, high=hi)],
+                      [out(dtype, scale=0.09, zero_point=zo)], version=2))
+    CASES.append(Case(f"div_{dtype}_broadcast_relu", "DIV",
+                      [inp(dtype, [4, 9], scale=0.03, zero_point=za, low=lo, high=hi),
+                       inp(dtype, [9], scale=0.05, zero_point=za, low=za + 1, high=min(hi, za + 40))],
+                      [out(dtype, scale=0.1, zero_point=zo)], options=("DivOptions", {"fusedActivationFunction": 1}),
+                      version=2))
+CASES.append(Case("div_int16_large", "DIV", [inp("int16", [10, 37], scale=0.001, zero_point=0),
+                                             inp("int16", [10, 37], scale=0.002, zero_point=0, low=1, high=3000)],
+                  [out("int16", scale=0.0005, zero_point=0)], version=2))
+ALL8 = {"int8": list(range(-128, 128)), "uint8": list(range(256))}
+for op in ["EXP", "LOG"]:
+    CASES.append(Case(f"{op.lower()}_int8_every_value", op,
+                      [inp("int8", [256], values=ALL8["int8"], scale=0.03 if op == "EXP" else 0.05, zero_point=-20)],
+                      [out("int8", scale=0.05 if op == "EXP" else 0.03, zero_point=-100 if op == "EXP" else 60)],
+                      version=versions(op)))
+    CASES.append(Case(f"{op.lower()}_int16_range", op,
+                      [inp("int16", [8, 64], scale=1 / 4096, zero_point=0, low=-32768 if op == "EXP" else 1, high=32767)],
+                      [out("int16", scale=1 / 2048 if op == "EXP" else 1 / 8192, zero_point=0)], version=versions(op)))
+CASES.append(Case("relu_0_to_1_int8_every_value", "RELU_0_TO_1",
+                  [inp("int8", [256], values=ALL8["int8"], scale=0.02, zero_point=-10)],
+                  [out("int8", scale=1 / 255, zero_point=-128)]))
+CASES.append(Case("relu_0_to_1_uint8_every_value", "RELU_0_TO_1",
+                  [inp("uint8", [256], values=ALL8["uint8"], scale=0.03, zero_point=100)],
+                  [out("uint8", scale=1 / 250, zero_point=3)]))
+CASES.append(Case("neg_int16_extremes", "NEG", [inp("int16", [4], values=[-32768, 32767, 0, -1], scale=0.01,
+                                                       zero_point=0)],
+                  [out("int16", scale=0.01, zero_point=0)]))
+CASES.append(Case("pow_int32_overflow", "POW", [inp("int32", [6], values=[3, -3, 7, 2, -2, 0]),
+                                                inp("int32", [6], values=[25, 21, 13, 31, 31, 0])], [out("int32")]))
+CASES.append(Case("pow_float32_special", "POW", [inp("float32", [6], values=[-2.0, -8.0, 0.0, 0.0, 1.0, 2.0]),
+                                                 inp("float32", [6], values=[3.0, 1 / 3, -1.0, 0.0, 1e9, 0.5])],
+                  [out("float32")]))
+CASES.append(Case("right_shift_int8_overshift", "RIGHT_SHIFT", [inp("int8", [4], values=[-128, 127, -1, 64]),
+                                                                inp("int8", [4], values=[7, 7, 3, 6])], [out("int8")]))
+CASES.append(Case("sin_float32_large", "SIN", [inp("float32", [64], low=-1000, high=1000)], [out("float32")], version=2))
+CASES.append(Case("add_n_int32_wraps", "ADD_N", [inp("int32", [2], values=[2147483647, -2147483648]),
+                                                 inp("int32", [2], values=[1, -1])], [out("int32")]))
+CASES.append(Case("pow_int32_negative_exponent", "POW", [inp("int32", [4], values=[2, -1, 1, 3]),
+                                                         inp("int32", [4], values=[-1, -3, -2, 2])], [out("int32")]))

@@ -3,8 +3,8 @@ import Foundation
 /// POW, ATAN2, RIGHT_SHIFT and BITWISE_XOR: two operands of one type, NumPy broadcasting, an output
 /// of that type. No options.
 ///
-/// Types, as LiteRT 2.3 accepts them: POW float32 (C's `powf`) and int32 (repeated squaring that
-/// wraps on overflow; a negative exponent is an error, as in LiteRT); ATAN2 float32 (`atan2f`),
+/// Types, as LiteRT 2.3 accepts them: POW float32 (C's `powf`) and int32 (`pow` in double, a result
+/// out of range giving `Int32.min` as on x86; a negative exponent is an error, as in LiteRT); ATAN2 float32 (`atan2f`),
 /// float64 and float16 (computed in float32, rounded back); RIGHT_SHIFT and BITWISE_XOR on int8,
 /// int16, int32, uint8, uint16 and uint32, the shift arithmetic for signed types and its count
 /// clamped to [0, bits − 1] so no value is undefined.
@@ -84,17 +84,11 @@ final class MathBinaryKernel: OpKernel {
         }
     }
 
-    /// `base^exponent` by repeated squaring, wrapping on overflow (`exponent` ≥ 0).
+    /// `base^exponent` as LiteRT computes it: `pow` in double precision, converted as x86 does, so a
+    /// result beyond the int32 range gives `Int32.min` (LiteRT 2.3's outputs show exactly that).
     static func integerPower(_ base: Int32, _ exponent: Int32) -> Int32 {
-        var result: Int32 = 1
-        var b = base
-        var e = exponent
-        while e > 0 {
-            if e & 1 != 0 { result = result &* b }
-            b = b &* b
-            e >>= 1
-        }
-        return result
+        let r = Foundation.pow(Double(base), Double(exponent))
+        return r.isNaN || r >= 2_147_483_648 || r <= -2_147_483_649 ? Int32.min : Int32(r)
     }
 
     /// `x >> y` with `y` clamped to [0, bits − 1].
