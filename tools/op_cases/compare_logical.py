@@ -96,3 +96,15 @@ for op in _COMPARE:
     CASES.append(Case(f"{low}_int8_large_broadcast", op,
                       [inp("int8", [16, 64], scale=0.5, zero_point=0), inp("int8", [64], scale=0.25, zero_point=1)],
                       [out("bool")], version=2))
+CASES.append(Case("greater_float32_broadcast6d", "GREATER",
+                  [inp("float32", [2, 1, 2, 1, 2, 1]), inp("float32", [1, 2, 1, 2, 1, 2])], [out("bool")]))
+CASES.append(Case("equal_float32_nan", "EQUAL", [inp("float32", [4], values=[float("nan"), 1.0, -0.0, float("inf")]),
+                                                 inp("float32", [4], values=[float("nan"), 1.0, 0.0, float("inf")])],
+                  [out("bool")]))
+CASES.append(Case("select_v2_float32_broadcast6d", "SELECT_V2",
+                  [inp("bool", [2, 1, 1, 2, 1, 1]), inp("float32", [1, 2, 1, 1, 2, 1]), inp("float32", [1, 1, 2, 1, 1, 2])],
+                  [out("float32")], version=2))
+CASES.append(Case("where_bool_rank5", "WHERE", [inp("bool", [2, 1, 2, 3, 2])], [out("int64")]))
+CASES.append(Case("where_int32_scalar", "WHERE", [inp("int32", [], values=3)], [out("int64")]))
+CASES.append(Case("logical_and_bool_broadcast6d", "LOGICAL_AND", [inp("bool", [2, 1, 2, 1, 2, 1]), inp("bool", [2, 1, 2, 1, 2])],
+                  [out("bool")]))

@@ -229,3 +229,57 @@ CASES.append(Case("add_n_int32_wraps", "ADD_N", [inp("int32", [2], values=[21474
                                                  inp("int32", [2], values=[1, -1])], [out("int32")]))
 CASES.append(Case("pow_int32_negative_exponent", "POW", [inp("int32", [4], values=[2, -1, 1, 3]),
                                                          inp("int32", [4], values=[-1, -3, -2, 2])], [out("int32")]))
+
+# The other activations' quantized types (RELU, TANH, ... are above).
+for dtype in ["uint8", "int8", "int16"]:
+    CASES.append(Case(f"leaky_relu_{dtype}", "LEAKY_RELU", [tensor(dtype, [2, 3, 5])], [output(dtype)],
+                      options=("LeakyReluOptions", {"alpha": 0.2}), version=2))
+    CASES.append(Case(f"hard_swish_{dtype}_every_value" if dtype != "int16" else "hard_swish_int16_values", "HARD_SWISH",
+                      [inp(dtype, [256] if dtype != "int16" else [64], values=ALL8[dtype] if dtype != "int16" else None,
+                           scale=0.04, zero_point={"uint8": 128, "int8": 0, "int16": 0}[dtype])],
+                      [out(dtype, scale=0.03, zero_point={"uint8": 40, "int8": -90, "int16": 0}[dtype])]))
+    CASES.append(Case(f"gelu_{dtype}_math", "GELU", [tensor(dtype, [2, 3, 5])], [output(dtype)], version=3))
+    CASES.append(Case(f"elu_{dtype}_math", "ELU", [tensor(dtype, [2, 3, 5])], [output(dtype)]))
+CASES.append(Case("leaky_relu_float32_negative_alpha", "LEAKY_RELU", [inp("float32", [2, 5])], [out("float32")],
+                  options=("LeakyReluOptions", {"alpha": -0.5}), version=2))
+CASES.append(Case("tanh_int8_scale", "TANH", [inp("int8", [64], scale=0.05, zero_point=2)],
+                  [out("int8", scale=1 / 128, zero_point=0)], version=3))
+CASES.append(Case("tanh_uint8_scale", "TANH", [inp("uint8", [64], scale=0.05, zero_point=130)],
+                  [out("uint8", scale=1 / 128, zero_point=128)], version=3))
+CASES.append(Case("logistic_int16_pot", "LOGISTIC", [inp("int16", [64], scale=1 / 4096, zero_point=0)],
+                  [out("int16", scale=1 / 32768, zero_point=0)], version=3))
+CASES.append(Case("abs_int8_rescale", "ABS", [inp("int8", [64], scale=0.05, zero_point=-7)],
+                  [out("int8", scale=0.03, zero_point=-128)], version=5))
+CASES.append(Case("abs_int16_plain", "ABS", [inp("int16", [2, 8], low=-30000, high=30000)], [out("int16")], version=5))
+CASES.append(Case("sqrt_int8_every_value", "SQRT",
+                  [inp("int8", [128], values=list(range(0, 128)), scale=0.05, zero_point=0)],
+                  [out("int8", scale=0.02, zero_point=-128)], version=2))
+CASES.append(Case("rsqrt_int8_every_value", "RSQRT",
+                  [inp("int8", [127], values=list(range(1, 128)), scale=0.05, zero_point=0)],
+                  [out("int8", scale=0.04, zero_point=-128)], version=3))
+
+# More shapes for the new binary operators.
+CASES.append(Case("pow_float32_scalar_exponent", "POW", [inp("float32", [3, 4], low=0.1, high=3),
+                                                         inp("float32", [], values=2.5)], [out("float32")]))
+CASES.append(Case("atan2_float32_scalar", "ATAN2", [inp("float32", []), inp("float32", [])], [out("float32")]))
+CASES.append(Case("bitwise_xor_uint8_scalar", "BITWISE_XOR", [inp("uint8", [3, 4], low=0, high=255),
+                                                              inp("uint8", [], values=0x5A)], [out("uint8")]))
+CASES.append(Case("right_shift_uint16_broadcast4d", "RIGHT_SHIFT",
+                  [inp("uint16", [2, 1, 3, 4], low=0, high=65535), inp("uint16", [1, 2, 1, 4], low=0, high=15)],
+                  [out("uint16")]))
+CASES.append(Case("floor_mod_float32_signs", "FLOOR_MOD",
+                  [inp("float32", [8], values=[-7.5, 7.5, -7.5, 7.5, 0.0, -0.0, 5.25, -1.0]),
+                   inp("float32", [8], values=[2.0, -2.0, -2.0, 2.0, 3.0, 3.0, -0.5, 1e-3])], [out("float32")],
+                  version=2))
+CASES.append(Case("squared_difference_int32_broadcast", "SQUARED_DIFFERENCE",
+                  [inp("int32", [2, 3, 4], low=-1000, high=1000), inp("int32", [4], low=-1000, high=1000)],
+                  [out("int32")], version=2))
+CASES.append(Case("squared_difference_int8_broadcast", "SQUARED_DIFFERENCE",
+                  [inp("int8", [2, 3, 4], scale=0.05, zero_point=3), inp("int8", [4], scale=0.03, zero_point=-2)],
+                  [out("int8", scale=0.02, zero_point=-128)], version=2))
+CASES.append(Case("round_float16_halves", "ROUND", [inp("float16", [8], values=[-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 3.5, 0.25])],
+                  [out("float16")]))
+CASES.append(Case("neg_int16_plain", "NEG", [inp("int16", [4], values=[-32768, 32767, 0, -5])], [out("int16")]))
+CASES.append(Case("neg_int8_plain", "NEG", [inp("int8", [4], values=[-128, 127, 0, -5])], [out("int8")]))
+CASES.append(Case("abs_int16_most_negative", "ABS", [inp("int16", [3], values=[-32768, -1, 7])], [out("int16")],
+                  version=5))
