@@ -108,3 +108,12 @@ CASES.append(Case("where_bool_rank5", "WHERE", [inp("bool", [2, 1, 2, 3, 2])], [
 CASES.append(Case("where_int32_scalar", "WHERE", [inp("int32", [], values=3)], [out("int64")]))
 CASES.append(Case("logical_and_bool_broadcast6d", "LOGICAL_AND", [inp("bool", [2, 1, 2, 1, 2, 1]), inp("bool", [2, 1, 2, 1, 2])],
                   [out("bool")]))
+# Scales above one (LiteRT aborts the process on a scale of exactly 1.0): LiteRT's multiplier then has a positive shift, which its rounding shift
+# takes as a negative exponent.
+for op in ["LESS", "EQUAL"]:
+    CASES.append(Case(f"{op.lower()}_uint8_large_scales", op,
+                      [inp("uint8", [4, 16], scale=2.0, zero_point=128), inp("uint8", [4, 16], scale=3.5, zero_point=100)],
+                      [out("bool")], version=2))
+    CASES.append(Case(f"{op.lower()}_int8_scale_above_one", op,
+                      [inp("int8", [4, 16], scale=1.5, zero_point=0), inp("int8", [4, 16], scale=0.5, zero_point=-3)],
+                      [out("bool")], version=2))

@@ -283,3 +283,7 @@ CASES.append(Case("neg_int16_plain", "NEG", [inp("int16", [4], values=[-32768, 3
 CASES.append(Case("neg_int8_plain", "NEG", [inp("int8", [4], values=[-128, 127, 0, -5])], [out("int8")]))
 CASES.append(Case("abs_int16_most_negative", "ABS", [inp("int16", [3], values=[-32768, -1, 7])], [out("int16")],
                   version=5))
+SPECIAL = [float("nan"), float("inf"), float("-inf"), -0.0, 0.0, 1e-45, -1e-45, 3.4e38]
+for op in ["SIGN", "FLOOR", "CEIL", "ROUND", "SQUARE", "SIN", "COS"]:
+    CASES.append(Case(f"{op.lower()}_float32_special", op, [inp("float32", [8], values=SPECIAL)], [out("float32")],
+                      version=versions(op)))

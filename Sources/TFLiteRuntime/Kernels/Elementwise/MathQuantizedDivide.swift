@@ -43,21 +43,8 @@ struct MathQuantizedDivide {
             numerator &* Int32(truncatingIfNeeded: Int64(1) << headroom), reciprocal)
         let totalShift = multiplier.shift - reciprocalShift - headroom
         let product = FixedPoint.saturatingRoundingDoublingHighMul(unscaled, multiplier.multiplier)
-        let scaled = MathQuantizedDivide.roundingDivideByPOTAsX86(product, -totalShift)
+        let scaled = FixedPoint.roundingDivideByPOTAsX86(product, -totalShift)
         return min(range.max, max(range.min, outputOffset &+ scaled))
-    }
-
-    /// gemmlowp's `RoundingDivideByPOT` as LiteRT's x86 build evaluates it for any exponent. A small
-    /// dividend over a large divisor asks for shifts of 32 or more (and a huge quotient for negative
-    /// ones), which C++ leaves undefined; x86 masks the 64-bit mask's shift count to 6 bits and the
-    /// 32-bit arithmetic shift's to 5, and LiteRT's outputs show exactly that (0 / 93 gives one
-    /// quantum above the zero point, -1 / 31 the lowest value). For exponents 0...31 this is the
-    /// plain rounding shift.
-    static func roundingDivideByPOTAsX86(_ x: Int32, _ exponent: Int) -> Int32 {
-        let mask = Int32(truncatingIfNeeded: (Int64(1) << Int64(exponent & 63)) &- 1)
-        let remainder = x & mask
-        let threshold = (mask >> 1) &+ (x < 0 ? 1 : 0)
-        return (x >> Int32(exponent & 31)) &+ (remainder > threshold ? 1 : 0)
     }
 
     /// LiteRT's `GetReciprocal(x, 31, &shift)` for `x` > 0: 1/x as a Q0.31 raw and the number of bits

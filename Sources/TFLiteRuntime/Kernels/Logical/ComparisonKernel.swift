@@ -135,8 +135,8 @@ final class ComparisonKernel: OpKernel {
         return q.map { value in
             let shifted = (Int32(value) &+ r.offset) &* shift
             let product = FixedPoint.saturatingRoundingDoublingHighMul(shifted, m.multiplier)
-            // LiteRT rounds by `-shift` bits; a scale of one or more (shift > 0) does not shift.
-            return m.shift < 0 ? FixedPoint.roundingDivideByPOT(product, min(-m.shift, 31)) : product
+            // LiteRT rounds by `-shift` bits even when a scale above one makes that negative.
+            return FixedPoint.roundingDivideByPOTAsX86(product, -m.shift)
         }
     }
 
