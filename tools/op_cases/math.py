@@ -287,3 +287,37 @@ SPECIAL = [float("nan"), float("inf"), float("-inf"), -0.0, 0.0, 1e-45, -1e-45, 
 for op in ["SIGN", "FLOOR", "CEIL", "ROUND", "SQUARE", "SIN", "COS"]:
     CASES.append(Case(f"{op.lower()}_float32_special", op, [inp("float32", [8], values=SPECIAL)], [out("float32")],
                       version=versions(op)))
+
+# SOFTMAX, LOG_SOFTMAX and PRELU on the types LiteRT takes.
+for dtype, (zin, zout_s, zout_l) in {"uint8": (128, 0, 255), "int8": (0, -128, 127)}.items():
+    CASES.append(Case(f"softmax_{dtype}_math", "SOFTMAX", [inp(dtype, [2, 10], scale=0.1, zero_point=zin)],
+                      [out(dtype, scale=1 / 256, zero_point=zout_s)], options=("SoftmaxOptions", {"beta": 1.0})))
+    CASES.append(Case(f"log_softmax_{dtype}_math", "LOG_SOFTMAX", [inp(dtype, [2, 10], scale=0.1, zero_point=zin)],
+                      [out(dtype, scale=16 / 256, zero_point=zout_l)], version=2))
+    CASES.append(Case(f"prelu_{dtype}_math", "PRELU",
+                      [inp(dtype, [1, 2, 3, 4], scale=0.05, zero_point=zin // 2),
+                       inp(dtype, [1, 1, 4], scale=0.01, zero_point=zin // 4)],
+                      [out(dtype, scale=0.04, zero_point=zin // 3)]))
+CASES.append(Case("softmax_int8_int16_math", "SOFTMAX", [inp("int8", [2, 10], scale=0.1, zero_point=0)],
+                  [out("int16", scale=1 / 32768, zero_point=0)], options=("SoftmaxOptions", {"beta": 1.0}), version=3))
+CASES.append(Case("softmax_int16_math", "SOFTMAX", [inp("int16", [2, 10], scale=0.001, zero_point=0)],
+                  [out("int16", scale=1 / 32768, zero_point=0)], options=("SoftmaxOptions", {"beta": 1.0}), version=3))
+CASES.append(Case("softmax_float32_beta_math", "SOFTMAX", [inp("float32", [3, 7])], [out("float32")],
+                  options=("SoftmaxOptions", {"beta": 0.5})))
+CASES.append(Case("prelu_float32_broadcast_math", "PRELU", [inp("float32", [2, 3, 4]), inp("float32", [4])],
+                  [out("float32")]))
+
+# ADD/SUB/MUL quantized with broadcasting and a fused activation.
+for op, opts in [("ADD", "AddOptions"), ("SUB", "SubOptions"), ("MUL", "MulOptions")]:
+    for dtype, z in {"uint8": 128, "int8": 0}.items():
+        CASES.append(Case(f"{op.lower()}_{dtype}_broadcast_relu6", op,
+                          [inp(dtype, [2, 3, 8], scale=0.05, zero_point=z), inp(dtype, [8], scale=0.03, zero_point=z - 5)],
+                          [out(dtype, scale=0.04, zero_point=z - 10)], options=(opts, {"fusedActivationFunction": 3}),
+                          version=versions(op)))
+    CASES.append(Case(f"{op.lower()}_int16_broadcast", op,
+                      [inp("int16", [2, 3, 8], scale=0.001, zero_point=0), inp("int16", [3, 1], scale=0.002, zero_point=0)],
+                      [out("int16", scale=0.003, zero_point=0)], version=versions(op)))
+    CASES.append(Case(f"{op.lower()}_float32_relu_n1", op, [inp("float32", [2, 3, 4]), inp("float32", [1, 4])],
+                      [out("float32")], options=(opts, {"fusedActivationFunction": 2}), version=versions(op)))
+CASES.append(Case("div_float32_relu_broadcast", "DIV", [inp("float32", [2, 3, 4]), inp("float32", [4], low=0.5, high=2)],
+                  [out("float32")], options=("DivOptions", {"fusedActivationFunction": 1})))
