@@ -14,8 +14,10 @@ struct LogicalMathKernelTests {
         let h = KernelHarness()
         let a = try h.floats([1, 2, 3, 4, 5, 6], [2, 3])
         let b = try h.floats([2, 2, 2], [3])
-        #expect(try h.run1(.less, [a, b]).elementwiseTestValues(Bool.self) == [true, false, false, false, false, false])
-        #expect(try h.run1(.greaterEqual, [a, b]).elementwiseTestValues(Bool.self) == [false, true, true, true, true, true])
+        #expect(
+            try h.run1(.less, [a, b]).elementwiseTestValues(Bool.self) == [true, false, false, false, false, false])
+        #expect(
+            try h.run1(.greaterEqual, [a, b]).elementwiseTestValues(Bool.self) == [false, true, true, true, true, true])
         let nan = try h.floats([.nan], [1])
         #expect(try h.run1(.equal, [nan, nan]).elementwiseTestValues(Bool.self) == [false])
         #expect(try h.run1(.notEqual, [nan, nan]).elementwiseTestValues(Bool.self) == [true])
@@ -91,9 +93,13 @@ struct LogicalMathKernelTests {
         #expect(throws: RuntimeError.self) { try h.run1(.equal, [f, try h.floats([1, 2, 3], [3])]) }
         #expect(throws: RuntimeError.self) { try h.run1(.logicalAnd, [flag, i]) }
         #expect(throws: RuntimeError.self) { try h.run1(.select, [flag, f, try h.floats([1, 2, 3], [3])]) }
-        #expect(throws: RuntimeError.self) { try h.run1(.select, [try h.tensor([true], shape: [1], type: .bool), f, f]) }
+        #expect(throws: RuntimeError.self) {
+            try h.run1(.select, [try h.tensor([true], shape: [1], type: .bool), f, f])
+        }
         #expect(throws: RuntimeError.self) { try h.run1(.selectV2, [i, f, f]) }
-        #expect(throws: RuntimeError.self) { try h.run1(.pow, [i, try h.tensor([1, -1] as [Int32], shape: [2], type: .int32)]) }
+        #expect(throws: RuntimeError.self) {
+            try h.run1(.pow, [i, try h.tensor([1, -1] as [Int32], shape: [2], type: .int32)])
+        }
         #expect(throws: RuntimeError.self) { try h.run1(.addN, [f]) }
         #expect(throws: RuntimeError.self) { try h.run1(.addN, [f, try h.floats([1, 2, 3], [3])]) }
         #expect(throws: RuntimeError.self) { try h.run1(.sin, [i]) }

@@ -3,8 +3,8 @@
 ///
 /// Beyond those, as LiteRT 2.3 accepts: ADD, MUL, MAXIMUM and MINIMUM on float16 (each result
 /// computed in float32 and rounded back to half, as Eigen's half does); MUL on uint32 (wrapping);
-/// FLOOR_DIV and FLOOR_MOD on plain int8/int16; quantized DIV (`MathQuantizedDivide`); MAXIMUM and MINIMUM on uint8/int8/int16 compare the
-/// stored integers whether or not the tensors are quantized.
+/// FLOOR_DIV and FLOOR_MOD on plain int8/int16; quantized DIV (`MathQuantizedDivide`); MAXIMUM and
+/// MINIMUM on uint8/int8/int16 compare the stored integers whether or not they are quantized.
 ///
 /// Results match LiteRT's: float results of ADD/SUB/MUL/DIV are clamped to the fused activation's
 /// range, which without an activation is the finite float range (so overflow gives ±FLT_MAX, not

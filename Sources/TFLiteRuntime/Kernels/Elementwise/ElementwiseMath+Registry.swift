@@ -4,7 +4,7 @@ extension OpRegistry {
     /// EXP/LOG/NEG live with the other unary operators in `activationKernels`.
     static var mathKernels: [BuiltinOperator: KernelFactory] {
         var table: [BuiltinOperator: KernelFactory] = [
-            .addN: { try MathAddNKernel($0) },
+            .addN: { try MathAddNKernel($0) }
         ]
         for code in [BuiltinOperator.sin, .cos, .floor, .ceil, .round, .sign, .square, .zerosLike] {
             guard let op = MathUnaryKernel.Operator(code) else { continue }

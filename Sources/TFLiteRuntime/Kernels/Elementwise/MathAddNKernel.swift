@@ -15,7 +15,8 @@ final class MathAddNKernel: OpKernel {
         for i in 1..<node.inputCount {
             let t = try node.input(i)
             guard t.type == first.type, t.shape == first.shape else {
-                throw node.error("input \(i) is \(t.type.name) \(t.shape); input 0 is \(first.type.name) \(first.shape)")
+                throw node.error(
+                    "input \(i) is \(t.type.name) \(t.shape); input 0 is \(first.type.name) \(first.shape)")
             }
         }
         try node.setOutput(0, type: first.type, shape: first.shape)

@@ -40,11 +40,16 @@ final class MathBinaryKernel: OpKernel {
     }
 
     func prepare(_ node: Node) throws {
-        let a = try node.input(0), b = try node.input(1)
-        guard a.type == b.type else { throw node.error("inputs have different types, \(a.type.name) and \(b.type.name)") }
+        let a = try node.input(0)
+        let b = try node.input(1)
+        guard a.type == b.type else {
+            throw node.error("inputs have different types, \(a.type.name) and \(b.type.name)")
+        }
         guard op.supportedTypes.contains(a.type) else {
             throw node.error(
-                "input type \(a.type.name) is not supported; supported: \(op.supportedTypes.map(\.name).joined(separator: ", "))")
+                "input type \(a.type.name) is not supported; supported: "
+                    + op.supportedTypes.map(\.name).joined(separator: ", ")
+            )
         }
         guard let plan = BroadcastPlan(a.shape, b.shape) else {
             throw node.error("input shapes \(a.shape) and \(b.shape) cannot be broadcast together")

@@ -24,7 +24,8 @@ struct MathQuantizedDivide {
         // LiteRT divides the float scales in float and only then widens to double; the rounding
         // decides ties such as 0.05 / (0.05 · 0.04) = 25 exactly.
         multiplier = FixedPoint.quantizeMultiplier(Double(a.scale / (b.scale * out.scale)))
-        range = FixedPoint.activationRange(activation, scale: out.scale, zeroPoint: out.zeroPoint, qmin: q.min, qmax: q.max)
+        range = FixedPoint.activationRange(
+            activation, scale: out.scale, zeroPoint: out.zeroPoint, qmin: q.min, qmax: q.max)
     }
 
     /// The quantized quotient of two stored values (`y + offsetB` is not zero).

@@ -5,8 +5,9 @@ import Foundation
 ///
 /// Types, as LiteRT 2.3 accepts them: float32 for all; float16 for SIN, COS, FLOOR and ROUND
 /// (computed in float32 and rounded back to half, as Eigen's half does); float64 and int32 for
-/// SIGN (NaN stays NaN, as in LiteRT); int32 and int64 for ZEROS_LIKE. ROUND rounds halves to even, as LiteRT's `RoundToNearest`
-/// does. (RELU_0_TO_1 is a `UnaryOperator`, beside the other clamps.)
+/// SIGN (NaN stays NaN, as in LiteRT); int32 and int64 for ZEROS_LIKE. ROUND rounds halves to
+/// even, as LiteRT's `RoundToNearest` does. (RELU_0_TO_1 is a `UnaryOperator`, beside the other
+/// clamps.)
 final class MathUnaryKernel: OpKernel {
     enum Operator {
         case sin, cos, floor, ceil, round, sign, square, zerosLike
@@ -46,13 +47,16 @@ final class MathUnaryKernel: OpKernel {
         let x = try node.input(0)
         guard op.supportedTypes.contains(x.type) else {
             throw node.error(
-                "input type \(x.type.name) is not supported; supported: \(op.supportedTypes.map(\.name).joined(separator: ", "))")
+                "input type \(x.type.name) is not supported; supported: "
+                    + op.supportedTypes.map(\.name).joined(separator: ", ")
+            )
         }
         try node.setOutput(0, type: x.type, shape: x.shape)
     }
 
     func eval(_ node: Node) throws {
-        let x = try node.input(0), y = try node.output(0)
+        let x = try node.input(0)
+        let y = try node.output(0)
         switch x.type {
         case .float32:
             // One specialised loop per operator (no call through a closure per element).

@@ -85,9 +85,11 @@ final class ComparisonKernel: OpKernel {
             let y = try widened(node, b, "input 1") { HalfPrecision.float(fromHalf: $0) }
             try compare(x, y, out, plan)
         case .uint8:
-            try compare(try rescaled(node, UInt8.self, a, rescaleA), try rescaled(node, UInt8.self, b, rescaleB), out, plan)
+            try compare(
+                try rescaled(node, UInt8.self, a, rescaleA), try rescaled(node, UInt8.self, b, rescaleB), out, plan)
         case .int8:
-            try compare(try rescaled(node, Int8.self, a, rescaleA), try rescaled(node, Int8.self, b, rescaleB), out, plan)
+            try compare(
+                try rescaled(node, Int8.self, a, rescaleA), try rescaled(node, Int8.self, b, rescaleB), out, plan)
         case let type:
             throw node.error("input type \(type.name) is not supported")
         }

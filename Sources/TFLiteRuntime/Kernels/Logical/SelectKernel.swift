@@ -1,15 +1,15 @@
 /// SELECT and SELECT_V2: `out = condition ? x : y`, element by element. No options.
 ///
 /// `condition` is bool; `x` and `y` have one type of 1, 2, 4 or 8 bytes (LiteRT 2.3 selects float16,
-/// float64 and uint32 too; quantized values are copied as they are, as in LiteRT). SELECT takes three tensors of one shape,
-/// or a scalar condition, or a rank-1 condition that picks whole rows (slices along the first
-/// dimension) of `x` and `y`, which then have one shape. SELECT_V2 broadcasts all three operands
-/// (NumPy rules).
+/// float64 and uint32 too; quantized values are copied as they are, as in LiteRT). SELECT takes
+/// three tensors of one shape, or a scalar condition, or a rank-1 condition that picks whole rows
+/// (slices along the first dimension) of `x` and `y`, which then have one shape. SELECT_V2
+/// broadcasts all three operands (NumPy rules).
 final class SelectKernel: OpKernel {
     private enum Path {
         /// All three operands have the output's element count.
         case elementwise
-        /// SELECT's scalar or rank-1 condition: `rows` conditions, each choosing `rows`-th slices.
+        /// SELECT's scalar or rank-1 condition: `count` conditions, each choosing one slice.
         case rows(count: Int)
         /// SELECT_V2 with shapes that differ.
         case broadcast(TernaryBroadcast)
@@ -24,7 +24,9 @@ final class SelectKernel: OpKernel {
     }
 
     func prepare(_ node: Node) throws {
-        let c = try node.input(0), x = try node.input(1), y = try node.input(2)
+        let c = try node.input(0)
+        let x = try node.input(1)
+        let y = try node.input(2)
         try node.expect(c, type: .bool, role: "condition")
         guard x.type == y.type else { throw node.error("x is \(x.type.name) and y is \(y.type.name)") }
         guard [1, 2, 4, 8].contains(x.type.byteSize) else { throw node.error("x type \(x.type.name) is not supported") }
@@ -34,7 +36,8 @@ final class SelectKernel: OpKernel {
         } else if !broadcasts {
             guard x.shape == y.shape else { throw node.error("x \(x.shape) and y \(y.shape) differ in shape") }
             guard c.rank == 0 || (c.rank == 1 && x.rank >= 1 && c.shape[0] == x.shape[0]) else {
-                throw node.error("condition \(c.shape) must match x \(x.shape), be a scalar, or match its first dimension")
+                throw node.error(
+                    "condition \(c.shape) must match x \(x.shape), be a scalar, or match its first dimension")
             }
             path = .rows(count: c.elementCount)
             try node.setOutput(0, type: x.type, shape: x.shape)
