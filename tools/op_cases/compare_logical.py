@@ -10,6 +10,10 @@ for op in _COMPARE:
     for dtype in ["float32", "int32", "int64", "bool", "int16"]:
         if dtype == "bool" and op not in ("EQUAL", "NOT_EQUAL"):
             continue
+        if dtype == "int16" and op == "NOT_EQUAL":
+            # LiteRT's NOT_EQUAL has no int16 path and leaves the output unset; stale memory can make
+            # that look deterministic, so the case is left out rather than recorded from garbage.
+            continue
         kw = {"low": -3, "high": 3} if dtype != "float32" else {}
         CASES.append(Case(f"{low}_{dtype}", op, [inp(dtype, [2, 3, 4], **kw), inp(dtype, [2, 3, 4], **kw)], [out("bool")]))
     # broadcasting (one operand a row)
