@@ -321,3 +321,12 @@ for op, opts in [("ADD", "AddOptions"), ("SUB", "SubOptions"), ("MUL", "MulOptio
                       [out("float32")], options=(opts, {"fusedActivationFunction": 2}), version=versions(op)))
 CASES.append(Case("div_float32_relu_broadcast", "DIV", [inp("float32", [2, 3, 4]), inp("float32", [4], low=0.5, high=2)],
                   [out("float32")], options=("DivOptions", {"fusedActivationFunction": 1})))
+
+# Baselines of the existing kernels on float32/int32, with fused activations on integers too.
+CASES.append(Case("log_softmax_float32_math", "LOG_SOFTMAX", [inp("float32", [3, 9])], [out("float32")]))
+for op, opts in [("ADD", "AddOptions"), ("SUB", "SubOptions"), ("MUL", "MulOptions"), ("DIV", "DivOptions")]:
+    b = inp("int32", [4], values=[1, -2, 3, 5]) if op == "DIV" else inp("int32", [4], low=-9, high=9)
+    CASES.append(Case(f"{op.lower()}_int32_relu6_math", op, [inp("int32", [2, 3, 4], low=-9, high=9), b], [out("int32")],
+                      options=(opts, {"fusedActivationFunction": 3}), version=versions(op)))
+    CASES.append(Case(f"{op.lower()}_int32_scalar_math", op, [inp("int32", [], values=7), b], [out("int32")],
+                      version=versions(op)))
