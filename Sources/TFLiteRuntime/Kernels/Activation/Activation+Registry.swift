@@ -6,7 +6,7 @@ extension OpRegistry {
             .prelu: { try PReluKernel($0) },
         ]
         let unary: [BuiltinOperator] = [
-            .logistic, .tanh, .relu, .relu6, .reluN1To1, .leakyRelu, .elu, .hardSwish, .gelu,
+            .logistic, .tanh, .relu, .relu6, .reluN1To1, .relu0To1, .leakyRelu, .elu, .hardSwish, .gelu,
             .exp, .log, .sqrt, .rsqrt, .neg, .abs,
         ]
         for code in unary {

@@ -70,9 +70,12 @@ struct QuantizedUnaryTable {
             default: t = approximate ? R.geluApproximate : R.gelu
             }
             f = { R.floatTransform($0, p, t) }
-        case .relu, .relu6, .reluN1To1:
+        case .relu0To1 where !is8:
+            throw node.error("int16 \(op) is not supported (as LiteRT)")
+        case .relu, .relu6, .reluN1To1, .relu0To1:
             let m = FixedPoint.quantizeMultiplier(Double(x.scale / y.scale))
-            let (lower, upper): (Float, Float?) = op == .relu ? (0, nil) : op == .relu6 ? (0, 6) : (-1, 1)
+            let (lower, upper): (Float, Float?) =
+                op == .relu ? (0, nil) : op == .relu6 ? (0, 6) : op == .relu0To1 ? (0, 1) : (-1, 1)
             f = { R.reluX($0, p, multiplier: m, lower: lower, upper: upper) }
         case .leakyRelu:
             let identity = FixedPoint.quantizeMultiplier(Double(x.scale / y.scale))
@@ -88,9 +91,29 @@ struct QuantizedUnaryTable {
             let m = x.scale != y.scale ? FixedPoint.quantizeMultiplier(Double(x.scale / y.scale)) : nil
             f = { R.abs($0, p, multiplier: m) }
         case .negate:
-            guard x.type == .int8 else { throw node.error("quantized NEG supports int8 only (as LiteRT)") }
-            // LiteRT negates the stored integers (ignoring scales); -(-128) wraps to -128.
-            f = { Int32(Int8(truncatingIfNeeded: 0 &- $0)) }
+            guard x.type != .uint8 else { throw node.error("uint8 NEG is not supported (as LiteRT)") }
+            // LiteRT negates the stored integers (ignoring scales); the most negative value wraps to itself.
+            f = x.type == .int8
+                ? { Int32(Int8(truncatingIfNeeded: 0 &- $0)) } : { Int32(Int16(truncatingIfNeeded: 0 &- $0)) }
+        case .exp, .log:
+            // LiteRT's tables of the float function (`LUTPopulate`); LOG maps non-positive inputs to
+            // the output's lowest value.
+            guard x.type != .uint8 else { throw node.error("uint8 \(op) is not supported (as LiteRT)") }
+            let lowest = Float(range.min - Int32(y.zeroPoint)) * y.scale
+            let t: (Float) -> Float =
+                op == .exp ? { Foundation.exp($0) } : { $0 <= 0 ? lowest : Foundation.log($0) }
+            if is8 {
+                f = { R.floatTransform($0, p, t) }
+            } else {
+                let lut = FixedPoint.lookupTable16(
+                    inputScale: x.scale, inputZeroPoint: 0, outputScale: y.scale, outputZeroPoint: 0, t)
+                f = { v in
+                    lut.withUnsafeBufferPointer { table in
+                        guard let base = table.baseAddress else { return 0 }
+                        return Int32(FixedPoint.lookup16(Int16(truncatingIfNeeded: v), base))
+                    }
+                }
+            }
         case .sqrt:
             guard x.type != .uint8 else { throw node.error("uint8 SQRT is not supported (as LiteRT)") }
             minimumValid = p.inputZeroPoint
@@ -114,8 +137,6 @@ struct QuantizedUnaryTable {
             minimumValid = p.inputZeroPoint
             let m = FixedPoint.quantizeMultiplier(1.0 / Double(x.scale.squareRoot() * y.scale))
             f = { R.rsqrt($0, p, multiplier: m) }
-        default:
-            throw node.error("quantized \(x.type.name) input is not supported for this operator")
         }
         switch x.type {
         case .uint8: table8 = FixedPoint.integerTable8(UInt8.self, f)

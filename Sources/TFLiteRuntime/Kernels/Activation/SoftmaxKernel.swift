@@ -22,7 +22,10 @@ final class SoftmaxKernel: OpKernel {
         case .float32:
             break
         case .uint8, .int8:
-            quantized = try QuantizedSoftmax(node, beta: beta, input: x, output: try node.output(0))
+            let y = try node.output(0)
+            quantized = try QuantizedSoftmax(node, beta: beta, input: x, output: y)
+            try node.setOutput(0, type: y.type, shape: x.shape)
+            return
         case .int16:
             let y = try node.output(0)
             guard y.type == .int16 else { throw node.error("int16 input needs an int16 output") }

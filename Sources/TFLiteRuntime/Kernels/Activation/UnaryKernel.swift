@@ -1,9 +1,11 @@
 import Foundation
 
-/// The pointwise unary operators (LOGISTIC, TANH, RELU, RELU6, RELU_N1_TO_1, LEAKY_RELU, ELU,
-/// HARD_SWISH, GELU, EXP, LOG, SQRT, RSQRT, NEG, ABS): the output has the input's shape and type.
+/// The pointwise unary operators (LOGISTIC, TANH, RELU, RELU6, RELU_N1_TO_1, RELU_0_TO_1, LEAKY_RELU,
+/// ELU, HARD_SWISH, GELU, EXP, LOG, SQRT, RSQRT, NEG, ABS): the output has the input's shape and type.
 ///
-/// Float32 for all; NEG also int32 and int64, ABS also int32. Options: LEAKY_RELU's alpha
+/// Float32 for all; NEG also int32, int64 and float16 (an exact sign flip), ABS also int32; ABS on
+/// plain int16 and NEG on plain int8/int16 (no quantization) wrap like the other integers; the
+/// quantized forms are in `QuantizedUnaryTable`. Options: LEAKY_RELU's alpha
 /// (`LeakyReluOptions` field 0) and GELU's `approximate` (`GeluOptions` field 0).
 final class UnaryKernel: OpKernel {
     let op: UnaryOperator
@@ -13,6 +15,8 @@ final class UnaryKernel: OpKernel {
     let approximate: Bool
     /// The quantized variants' value tables, built in `prepare`.
     private var quantized = QuantizedUnaryTable()
+    /// ABS and NEG on an int8/int16 tensor without quantization: plain integers, as LiteRT runs them.
+    private var plainInteger = false
 
     init(_ node: Node, _ op: UnaryOperator) throws {
         self.op = op
@@ -23,9 +27,13 @@ final class UnaryKernel: OpKernel {
 
     func prepare(_ node: Node) throws {
         let x = try node.input(0)
+        plainInteger = false
         switch x.type {
         case let type where op.supportedTypes.contains(type):
             break
+        case .int16 where x.quantization == nil && (op == .absolute || op == .negate),
+            .int8 where x.quantization == nil && op == .negate:
+            plainInteger = true
         case .uint8, .int8, .int16:
             let y = try node.output(0)
             guard y.type == x.type else { throw node.error("output type \(y.type.name) differs from input \(x.type.name)") }
@@ -51,6 +59,15 @@ final class UnaryKernel: OpKernel {
             try runInteger(node, Int32.self, x, y)
         case .int64:
             try runInteger(node, Int64.self, x, y)
+        case .float16 where op == .negate:
+            let input = try node.elementwiseBuffer(x, UInt16.self, role: "input")
+            let output = try node.elementwiseBuffer(y, UInt16.self, role: "output")
+            guard input.count == output.count else { throw node.error("output is not sized like the input") }
+            for i in 0..<input.count { output[i] = input[i] ^ 0x8000 }
+        case .int8 where plainInteger:
+            try runInteger(node, Int8.self, x, y)
+        case .int16 where plainInteger:
+            try runInteger(node, Int16.self, x, y)
         case .uint8, .int8, .int16:
             try quantized.apply(node, x, y)
         case let type:
@@ -69,6 +86,7 @@ final class UnaryKernel: OpKernel {
         case .relu: UnaryKernel.apply(ClampFunctor(lower: 0, upper: .infinity), x, y, threads: t, op.minimumPerThread)
         case .relu6: UnaryKernel.apply(ClampFunctor(lower: 0, upper: 6), x, y, threads: t, op.minimumPerThread)
         case .reluN1To1: UnaryKernel.apply(ClampFunctor(lower: -1, upper: 1), x, y, threads: t, op.minimumPerThread)
+        case .relu0To1: UnaryKernel.apply(ClampFunctor(lower: 0, upper: 1), x, y, threads: t, op.minimumPerThread)
         case .leakyRelu: UnaryKernel.apply(LeakyReluFunctor(alpha: alpha), x, y, threads: t, op.minimumPerThread)
         case .elu: UnaryKernel.applyExponential(EluFunctor(), x, y, threads: t, op.minimumPerThread)
         case .hardSwish: UnaryKernel.applyHardSwish(x, y, threads: t, op.minimumPerThread)

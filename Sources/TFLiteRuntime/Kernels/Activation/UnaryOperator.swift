@@ -1,6 +1,6 @@
 /// The pointwise unary operators: activations and elementwise math on one tensor.
 enum UnaryOperator: CaseIterable {
-    case logistic, tanh, relu, relu6, reluN1To1, leakyRelu, elu, hardSwish, gelu
+    case logistic, tanh, relu, relu6, reluN1To1, relu0To1, leakyRelu, elu, hardSwish, gelu
     case exp, log, sqrt, rsqrt, negate, absolute
 
     init?(_ op: BuiltinOperator) {
@@ -10,6 +10,7 @@ enum UnaryOperator: CaseIterable {
         case .relu: self = .relu
         case .relu6: self = .relu6
         case .reluN1To1: self = .reluN1To1
+        case .relu0To1: self = .relu0To1
         case .leakyRelu: self = .leakyRelu
         case .elu: self = .elu
         case .hardSwish: self = .hardSwish
@@ -27,7 +28,7 @@ enum UnaryOperator: CaseIterable {
     /// The unquantized element types this runtime computes the operator on.
     var supportedTypes: [TensorType] {
         switch self {
-        case .negate: return [.float32, .int32, .int64]
+        case .negate: return [.float32, .int32, .int64, .float16]
         case .absolute: return [.float32, .int32]
         default: return [.float32]
         }

@@ -1,6 +1,11 @@
 /// ADD, SUB, MUL, DIV, SQUARED_DIFFERENCE, MAXIMUM, MINIMUM, FLOOR_DIV and FLOOR_MOD on float32,
 /// int32 and int64 tensors, with NumPy broadcasting of any rank.
 ///
+/// Beyond those, as LiteRT 2.3 accepts: ADD, MUL, MAXIMUM and MINIMUM on float16 (each result
+/// computed in float32 and rounded back to half, as Eigen's half does); MUL on uint32 (wrapping);
+/// FLOOR_DIV and FLOOR_MOD on plain int8/int16; quantized DIV (`MathQuantizedDivide`); MAXIMUM and
+/// MINIMUM on uint8/int8/int16 compare the stored integers whether or not they are quantized.
+///
 /// Results match LiteRT's: float results of ADD/SUB/MUL/DIV are clamped to the fused activation's
 /// range, which without an activation is the finite float range (so overflow gives ±FLT_MAX, not
 /// ±inf); integers wrap on overflow; an integer division by zero (and, as in LiteRT, any zero
@@ -11,6 +16,8 @@ final class BinaryElementwiseKernel: OpKernel {
     private var plan: BroadcastPlan?
     /// Integer parameters of the quantized (uint8/int8/int16) variants.
     private var quantized = QuantizedBinaryParams()
+    /// Quantized DIV's parameters.
+    private var division: MathQuantizedDivide?
     private let parameters: BinaryParameters
 
     init(_ node: Node, _ op: BinaryOperator) throws {
@@ -28,6 +35,10 @@ final class BinaryElementwiseKernel: OpKernel {
         }
         switch a.type {
         case let type where op.supportedTypes.contains(type):
+            break
+        case .float16 where op.takesHalfFloats, .uint32 where op == .multiply:
+            break
+        case .int8 where op.isFloorDivision, .int16 where op.isFloorDivision:
             break
         case .uint8, .int8, .int16:
             try prepareQuantized(node, a, b)
@@ -52,6 +63,10 @@ final class BinaryElementwiseKernel: OpKernel {
         case .float32: try run(Float.self, node, plan)
         case .int32: try run(Int32.self, node, plan)
         case .int64: try run(Int64.self, node, plan)
+        case .int8 where op.isFloorDivision: try run(Int8.self, node, plan)
+        case .int16 where op.isFloorDivision: try run(Int16.self, node, plan)
+        case .float16: try runHalf(node, plan)
+        case .uint32: try map(UInt32.self, node, plan) { $0 &* $1 }
         case .uint8: try runQuantized(UInt8.self, node, plan)
         case .int8: try runQuantized(Int8.self, node, plan)
         case .int16: try runQuantized(Int16.self, node, plan)
@@ -96,9 +111,34 @@ final class BinaryElementwiseKernel: OpKernel {
         }
     }
 
+    private func runHalf(_ node: Node, _ plan: BroadcastPlan) throws {
+        let f: (Float, Float) -> Float
+        switch op {
+        case .add: f = { $0 + $1 }
+        case .multiply: f = { $0 * $1 }
+        case .maximum: f = { Swift.max($0, $1) }
+        case .minimum: f = { Swift.min($0, $1) }
+        default: throw node.error("FLOAT16 inputs are not supported")
+        }
+        try map(UInt16.self, node, plan) {
+            HalfPrecision.half(from: f(HalfPrecision.float(fromHalf: $0), HalfPrecision.float(fromHalf: $1)))
+        }
+    }
+
+    private func map<T>(_: T.Type, _ node: Node, _ plan: BroadcastPlan, _ f: (T, T) -> T) throws {
+        let a = try node.elementwiseBuffer(try node.input(0), T.self, role: "input 0")
+        let b = try node.elementwiseBuffer(try node.input(1), T.self, role: "input 1")
+        let out = try node.elementwiseBuffer(try node.output(0), T.self, role: "output")
+        guard out.count == plan.outputCount else { throw node.error("output is not sized for the broadcast shape") }
+        guard let pa = a.baseAddress, let pb = b.baseAddress, let po = out.baseAddress else { return }
+        plan.map(UnsafePointer(pa), UnsafePointer(pb), po, f)
+    }
+
     private func prepareQuantized(_ node: Node, _ a: RuntimeTensor, _ b: RuntimeTensor) throws {
         let out = try node.output(0)
-        guard a.quantization != nil, b.quantization != nil, out.quantization != nil || op == .maximum || op == .minimum
+        // MAXIMUM and MINIMUM compare the stored integers; quantized or not, they need no parameters.
+        if op == .maximum || op == .minimum { return }
+        guard a.quantization != nil, b.quantization != nil, out.quantization != nil
         else { throw node.error("quantized \(a.type.name) inputs need quantization parameters") }
         for t in [a, b, out] where t.quantization != nil {
             guard t.scale > 0, t.scale.isFinite else { throw node.error("quantization scale \(t.scale) is not positive") }
@@ -122,6 +162,8 @@ final class BinaryElementwiseKernel: OpKernel {
             quantized = .multiply(a: a, b: b, out: out, activation: activation)
         case .maximum, .minimum:
             break
+        case .divide:
+            division = try MathQuantizedDivide(node, a: a, b: b, out: out, activation: activation)
         case .squaredDifference where a.type == .int8:
             quantized = .squaredDifference(a: a, b: b, out: out)
         default:
@@ -141,6 +183,14 @@ final class BinaryElementwiseKernel: OpKernel {
         guard let pa = a.baseAddress, let pb = b.baseAddress, let po = out.baseAddress else { return }
         let threads = node.threadCount
         let minimum = 16384
+        if op == .divide {
+            guard let division else { throw node.error("eval before prepare") }
+            if b.contains(where: { Int32($0) &+ division.offsetB == 0 }) { throw node.error("division by zero") }
+            plan.map(UnsafePointer(pa), UnsafePointer(pb), po) {
+                T(truncatingIfNeeded: division.divide(Int32($0), Int32($1)))
+            }
+            return
+        }
         if T.self != Int16.self, op == .add || op == .multiply {
             // LiteRT's vector blocks round differently from its scalar tail: keep its split.
             if case .elementwise = plan.kind {

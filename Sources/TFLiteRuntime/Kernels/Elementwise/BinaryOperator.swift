@@ -25,6 +25,17 @@ enum BinaryOperator: CaseIterable {
         }
     }
 
+    /// Whether LiteRT computes the operator on float16 tensors.
+    var takesHalfFloats: Bool {
+        switch self {
+        case .add, .multiply, .maximum, .minimum: return true
+        default: return false
+        }
+    }
+
+    /// FLOOR_DIV and FLOOR_MOD, which LiteRT also runs on plain (unquantized) int8 and int16.
+    var isFloorDivision: Bool { self == .floorDivide || self == .floorModulo }
+
     /// Whether the options table has a fused activation in field 0 (ADD/SUB/MUL/DIV options).
     var hasFusedActivation: Bool {
         switch self {

@@ -111,3 +111,7 @@ extension Int32: ElementwiseScalar {
 extension Int64: ElementwiseScalar {
     static var tensorType: TensorType { .int64 }
 }
+
+/// FLOOR_DIV and FLOOR_MOD on plain int8 and int16 (LiteRT's other 8/16-bit operators are quantized).
+extension Int8: ElementwiseScalar {}
+extension Int16: ElementwiseScalar {}

@@ -15,6 +15,7 @@ enum ReferenceActivation {
         case .relu: f = { $0.isNaN ? $0 : Swift.max($0, 0) }
         case .relu6: f = { $0.isNaN ? $0 : Swift.min(Swift.max($0, 0), 6) }
         case .reluN1To1: f = { $0.isNaN ? $0 : Swift.min(Swift.max($0, -1), 1) }
+        case .relu0To1: f = { $0.isNaN ? $0 : Swift.min(Swift.max($0, 0), 1) }
         case .leakyRelu: f = { $0 > 0 ? $0 : $0 * Double(alpha) }
         case .elu: f = { $0 < 0 ? Foundation.exp($0) - 1 : $0 }
         case .hardSwish: f = { $0 * Swift.min(Swift.max($0 + 3, 0), 6) / 6 }
