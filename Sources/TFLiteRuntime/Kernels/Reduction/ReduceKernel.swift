@@ -4,7 +4,8 @@
 /// Float32, int32 and int64. As in LiteRT: SUM and REDUCE_MAX accumulate in the element type
 /// (integer sums wrap); float MEAN sums in float and divides by the count; integer MEAN sums in 64
 /// bits and truncates toward zero; MEAN of an empty input is NaN (0 for integers) and REDUCE_MAX of
-/// nothing is the lowest finite value.
+/// nothing is the lowest finite value. SUM and REDUCE_MAX copy a BOOL input given an empty axis list,
+/// as LiteRT does.
 final class ReduceKernel: OpKernel {
     enum Operation { case mean, sum, max }
 
@@ -31,6 +32,8 @@ final class ReduceKernel: OpKernel {
             break
         case .uint8, .int8, .int16:
             break
+        case .bool where operation != .mean:
+            break
         default:
             throw node.error("input type \(x.type.name) is not supported; supported: FLOAT32, INT32, INT64")
         }
@@ -41,6 +44,9 @@ final class ReduceKernel: OpKernel {
             return
         }
         let axes = try ReduceKernel.values(of: axis, node)
+        if x.type == .bool && !axes.isEmpty {
+            throw node.error("BOOL input is only supported with an empty axis list (a copy)")
+        }
         let layout = try ReductionLayout(node, shape: x.shape, axes: axes, keepDims: keepDims)
         self.layout = layout
         if operation == .mean && x.type != .float32 && wideSums.count != layout.outputCount {
@@ -55,6 +61,14 @@ final class ReduceKernel: OpKernel {
             }
         }
         try node.setOutput(0, type: x.type, shape: layout.outputShape)
+    }
+
+    /// An empty axis list on a BOOL input: LiteRT copies the input before looking at the type.
+    static func copy(_ node: Node, _ layout: ReductionLayout) throws {
+        let x = try node.elementwiseBuffer(try node.input(0), UInt8.self, role: "input")
+        let y = try node.elementwiseBuffer(try node.output(0), UInt8.self, role: "output")
+        guard x.count == y.count else { throw node.error("tensor sizes do not match the prepared reduction") }
+        if let src = x.baseAddress, let dst = y.baseAddress { dst.update(from: src, count: x.count) }
     }
 
     /// The integer values of a shape-like operand, checked to be all there.
@@ -79,6 +93,7 @@ final class ReduceKernel: OpKernel {
         case (.uint8, _): try reduceQuantized(UInt8.self, node, layout)
         case (.int8, _): try reduceQuantized(Int8.self, node, layout)
         case (.int16, _): try reduceQuantized(Int16.self, node, layout)
+        case (.bool, _): try ReduceKernel.copy(node, layout)
         default: throw node.error("input type \(type.name) is not supported")
         }
     }

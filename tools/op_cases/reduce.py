@@ -1,0 +1,108 @@
+"""Reductions (SUM, MEAN, REDUCE_MAX/MIN/PROD/ANY/ALL) and ARG_MAX/ARG_MIN."""
+
+from opmodel import Case, const, inp, out
+
+CASES = []
+
+# (suffix, input shape, axes, keep_dims)
+_AXES = [
+    ("axis1", [2, 3, 4], [1], False),
+    ("axes02_keep", [2, 3, 4], [0, 2], True),
+    ("neg", [2, 3, 4], [-1], False),
+    ("repeat", [2, 3, 4], [1, -2], False),
+    ("all", [2, 3, 4], [0, 1, 2], False),
+    ("empty_axes", [2, 3], [], False),
+    ("rank4_keep", [2, 2, 3, 5], [1, 2], True),
+]
+
+_QUANT = {
+    "int8": {"scale": 0.05, "zero_point": -3},
+    "uint8": {"scale": 0.05, "zero_point": 120},
+    "int16": {"scale": 0.01, "zero_point": 0},
+}
+
+
+def _reduce(prefix, op, dtype, shape, axes, keep, version=1, qin=None, qout=None, note="", **kw):
+    qin = qin or {}
+    qout = qout if qout is not None else qin
+    CASES.append(Case(f"{prefix}", op, [inp(dtype, shape, **qin, **kw), const("int32", [len(axes)], axes)],
+                      [out(dtype, **qout)], options=("ReducerOptions", {"keepDims": keep}), version=version,
+                      note=note))
+
+
+for op, types in [
+    ("SUM", ["float32", "int32", "int64", "int8", "uint8", "int16", "bool"]),
+    ("MEAN", ["float32", "int32", "int64", "int8", "uint8", "int16"]),
+    ("REDUCE_MAX", ["float32", "int32", "int64", "int8", "uint8", "int16", "bool"]),
+    ("REDUCE_MIN", ["float32", "int32", "int64", "int8", "uint8", "int16", "bool"]),
+    ("REDUCE_PROD", ["float32", "int32", "int64", "int8", "int16", "uint8", "bool"]),
+    ("REDUCE_ANY", ["bool"]),
+    ("REDUCE_ALL", ["bool"]),
+]:
+    low = op.lower().replace("reduce_", "reduce_")
+    for dtype in types:
+        q = _QUANT.get(dtype) if dtype in _QUANT else None
+        kw = {}
+        if op == "REDUCE_PROD" and dtype in ("int32", "int64"):
+            kw = {"low": -3, "high": 3}
+        if op == "REDUCE_PROD" and dtype == "float32":
+            kw = {"low": -1.5, "high": 1.5}
+        if op == "REDUCE_PROD" and dtype in ("int8", "int16"):
+            kw = {"low": -40, "high": 40} if dtype == "int8" else {"low": -300, "high": 300}
+        version = 2 if q else 1
+        main = _AXES if dtype in ("float32", "int32", "bool") else _AXES[:3] + _AXES[4:5]
+        for suffix, shape, axes, keep in main:
+            _reduce(f"{low}_{dtype}_{suffix}", op, dtype, shape, axes, keep, version, q, **kw)
+        if q and op in ("SUM", "MEAN", "REDUCE_PROD"):
+            # the output on another scale: the kernel must requantize
+            qo = dict(q)
+            qo["scale"] = q["scale"] * (3 if op != "REDUCE_PROD" else 0.5)
+            if dtype != "int16":
+                qo["zero_point"] = q["zero_point"] + 5
+            for suffix, shape, axes, keep in _AXES[:2] + _AXES[4:5] + _AXES[6:]:
+                _reduce(f"{low}_{dtype}_rescale_{suffix}", op, dtype, shape, axes, keep, version, q, qo, **kw)
+        # unquantized 8/16-bit SUM/MEAN divide by a zero scale in LiteRT (garbage out): not cases
+        if dtype in ("int8", "uint8", "int16") and op not in ("SUM", "MEAN"):
+            # unquantized 8/16-bit integers
+            _reduce(f"{low}_{dtype}_plain_axis1", op, dtype, [2, 3, 4], [1], False, version,
+                    **({"low": -3, "high": 3} if dtype != "uint8" else {"low": 0, "high": 5}))
+    # empty input, scalar input
+    t = types[0]
+    _reduce(f"{low}_{t}_empty_input", op, t, [0, 3], [0], False)
+    _reduce(f"{low}_{t}_scalar", op, t, [], [0], False)
+
+# MEAN over H and W of a 4D quantized tensor (LiteRT's dedicated path), several depths
+for dtype in ["int8", "uint8"]:
+    q = _QUANT[dtype]
+    qo = {"scale": q["scale"] * 0.7, "zero_point": q["zero_point"] + 2}
+    for depth in [3, 16, 21]:
+        _reduce(f"mean_{dtype}_hw_depth{depth}", "MEAN", dtype, [2, 3, 4, depth], [1, 2], True, 2, q, qo)
+_reduce("mean_float32_hw", "MEAN", "float32", [2, 3, 4, 5], [2, 1], True)
+_reduce("mean_float32_lastdim", "MEAN", "float32", [3, 4, 7], [2], False)
+
+# a non-constant axis operand
+for op in ["SUM", "REDUCE_PROD", "REDUCE_MIN", "REDUCE_ANY"]:
+    dtype = "bool" if op == "REDUCE_ANY" else "float32"
+    CASES.append(Case(f"{op.lower()}_{dtype}_runtime_axis", op,
+                      [inp(dtype, [3, 4, 2]), inp("int32", [2], values=[2, 0])], [out(dtype)],
+                      options=("ReducerOptions", {"keepDims": False})))
+# int64 axis operand
+CASES.append(Case("reduce_min_float32_int64_axis", "REDUCE_MIN",
+                  [inp("float32", [3, 4]), const("int64", [1], [1])], [out("float32")],
+                  options=("ReducerOptions", {"keepDims": False})))
+
+for op in ["ARG_MAX", "ARG_MIN"]:
+    low = op.lower()
+    opts = "ArgMaxOptions" if op == "ARG_MAX" else "ArgMinOptions"
+    for dtype in ["float32", "int32", "int64", "int8", "uint8", "int16", "bool"]:
+        q = {"scale": 0.1, "zero_point": 0} if dtype in ("int8", "uint8", "int16") else {}
+        for axis, shape in [(1, [3, 5, 4]), (-1, [3, 5, 4]), (0, [6])]:
+            CASES.append(Case(f"{low}_{dtype}_axis{axis}_rank{len(shape)}", op,
+                              [inp(dtype, shape, low=-3, high=3, **q), const("int32", [1], [axis])],
+                              [out("int64")], options=(opts, {"outputType": 4}), version=2))
+    CASES.append(Case(f"{low}_float32_int32_out", op, [inp("float32", [4, 6]), const("int32", [1], [1])],
+                      [out("int32")], options=(opts, {"outputType": 2})))
+    CASES.append(Case(f"{low}_float32_int64_axis", op, [inp("float32", [4, 6]), const("int64", [1], [0])],
+                      [out("int64")], options=(opts, {"outputType": 4})))
+    CASES.append(Case(f"{low}_int32_runtime_axis", op, [inp("int32", [4, 6]), inp("int32", [1], values=[1])],
+                      [out("int32")], options=(opts, {"outputType": 2})))
