@@ -20,6 +20,9 @@ struct OptionsReader {
     func ints(_ field: Int) throws -> [Int]? {
         try node.options?.int32Vector(field)?.map(Int.init)
     }
+    func floats(_ field: Int) throws -> [Float]? {
+        try node.options?.floatVector(field)
+    }
     func has(_ field: Int) -> Bool { node.options?.has(field) ?? false }
 
     func padding(_ field: Int) throws -> PaddingScheme {
