@@ -10,6 +10,13 @@ extension OpRegistry {
             .broadcastTo: { try BroadcastToKernel($0) },
             .oneHot: { try OneHotKernel($0) },
             .topkV2: { try TopKKernel($0) },
+            .scatterND: { try ScatterNDKernel($0) },
+            .sparseToDense: { try SparseToDenseKernel($0) },
+            .dynamicUpdateSlice: { try DynamicUpdateSliceKernel($0) },
+            .reverseV2: { try ReverseKernel($0) },
+            .reverseSequence: { try ReverseSequenceKernel($0) },
+            .matrixDiag: { try MatrixDiagKernel($0) },
+            .matrixSetDiag: { try MatrixSetDiagKernel($0) },
         ]
     }
 }
