@@ -174,8 +174,9 @@ for dtype in ["int8", "uint8"]:
                                                                      scale=[0.5, 0.25, 0.125, 1.0], zero_point=[0] * 4)],
                       [out("float32")], version=3))
 
-# MATRIX_DIAG / MATRIX_SET_DIAG
-for dtype in _ALL:
+# MATRIX_DIAG / MATRIX_SET_DIAG. Not bool or float16: LiteRT 2.3 moves those as 4-byte elements,
+# writing past the output (its answer is memory corruption, not a golden).
+for dtype in [t for t in _ALL if t not in ("bool", "float16")]:
     CASES.append(Case(f"matrix_diag_{dtype}", "MATRIX_DIAG", [inp(dtype, [2, 3], **_q(dtype))],
                       [out(dtype, **_q(dtype))]))
     CASES.append(Case(f"matrix_set_diag_{dtype}", "MATRIX_SET_DIAG",

@@ -1,6 +1,7 @@
 extension OpRegistry {
-    /// Index-driven operators: CUMSUM, RANGE, TOPK_V2, ONE_HOT, BROADCAST_TO, SCATTER_ND, REVERSE_V2,
-    /// segment sums, EMBEDDING_LOOKUP, MATRIX_DIAG, DYNAMIC_UPDATE_SLICE, ...
+    /// Index-driven operators: CUMSUM, RANGE, RANK, TOPK_V2, ONE_HOT, BROADCAST_TO/ARGS, SCATTER_ND,
+    /// SPARSE_TO_DENSE, DYNAMIC_UPDATE_SLICE, REVERSE_V2/SEQUENCE, MATRIX_DIAG/SET_DIAG, segment
+    /// reductions, EMBEDDING_LOOKUP, UNIQUE and BUCKETIZE.
     static var indexingKernels: [BuiltinOperator: KernelFactory] {
         [
             .cumsum: { try CumsumKernel($0) },
@@ -17,6 +18,14 @@ extension OpRegistry {
             .reverseSequence: { try ReverseSequenceKernel($0) },
             .matrixDiag: { try MatrixDiagKernel($0) },
             .matrixSetDiag: { try MatrixSetDiagKernel($0) },
+            .segmentSum: { try SegmentKernel($0, .sum, sorted: true) },
+            .unsortedSegmentSum: { try SegmentKernel($0, .sum, sorted: false) },
+            .unsortedSegmentProd: { try SegmentKernel($0, .prod, sorted: false) },
+            .unsortedSegmentMax: { try SegmentKernel($0, .max, sorted: false) },
+            .unsortedSegmentMin: { try SegmentKernel($0, .min, sorted: false) },
+            .embeddingLookup: { try EmbeddingLookupKernel($0) },
+            .unique: { try UniqueKernel($0) },
+            .bucketize: { try BucketizeKernel($0) },
         ]
     }
 }
