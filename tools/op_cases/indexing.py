@@ -248,3 +248,99 @@ for dtype in _ALL:
                       [out(dtype, **_q(dtype))], version=5))
     CASES.append(Case(f"fill_{dtype}", "FILL", [const("int32", [2], [2, 3]), inp(dtype, [], **_q(dtype))],
                       [out(dtype, **_q(dtype))], version=4))
+
+# Edge cases and higher ranks
+CASES.append(Case("cumsum_int32_rank4_axis2_excl_rev", "CUMSUM", [inp("int32", [2, 2, 5, 3]), const("int32", [], [2])],
+                  [out("int32")], options=("CumsumOptions", {"exclusive": True, "reverse": True})))
+CASES.append(Case("cumsum_float32_rank1_axis_vector", "CUMSUM", [inp("float32", [9]), const("int32", [1], [0])],
+                  [out("float32")], options=("CumsumOptions", {"exclusive": False, "reverse": True})))
+CASES.append(Case("topk_v2_float32_k_all", "TOPK_V2", [inp("float32", [2, 5], unique=True), const("int32", [], [5])],
+                  [out("float32"), out("int32")]))
+CASES.append(Case("topk_v2_int32_ties", "TOPK_V2",
+                  [inp("int32", [12], values=[4, 9, 4, 4, 9, 1, 0, 9, 4, 2, 2, 9]), const("int32", [], [6])],
+                  [out("int32"), out("int32")]))
+CASES.append(Case("one_hot_int64_indices_axis0_r2", "ONE_HOT",
+                  [inp("int64", [2, 3], low=-2, high=5), const("int32", [], [5]), const("int32", [], [7]),
+                   const("int32", [], [-7])], [out("int32")], options=("OneHotOptions", {"axis": 0})))
+CASES.append(Case("one_hot_float32_axis2_r2", "ONE_HOT",
+                  [inp("int32", [2, 3], low=0, high=3), const("int32", [], [3]), const("float32", [], [1.0]),
+                   const("float32", [], [0.0])], [out("float32")], options=("OneHotOptions", {"axis": 2})))
+CASES.append(Case("broadcast_to_int8_rank5", "BROADCAST_TO",
+                  [inp("int8", [1, 3, 1, 2], scale=0.1, zero_point=1), const("int32", [5], [2, 2, 3, 4, 2])],
+                  [out("int8", scale=0.1, zero_point=1)], version=3))
+CASES.append(Case("broadcast_to_float32_identity", "BROADCAST_TO",
+                  [inp("float32", [2, 3]), const("int32", [2], [2, 3])], [out("float32")], version=2))
+CASES.append(Case("broadcast_to_bool_rank8", "BROADCAST_TO",
+                  [inp("bool", [2, 1, 1, 1, 1, 1, 1, 3]), const("int64", [8], [2, 2, 1, 1, 1, 1, 2, 3])], [out("bool")],
+                  version=4))
+CASES.append(Case("broadcast_args_int32_rank5", "BROADCAST_ARGS",
+                  [const("int32", [5], [2, 1, 3, 1, 1]), const("int32", [3], [4, 1, 7])], [out("int32")]))
+CASES.append(Case("scatter_nd_float32_rank3_indices", "SCATTER_ND",
+                  [const("int32", [2, 2, 2], [0, 0, 1, 2, 0, 0, 2, 1]), inp("float32", [2, 2, 3]),
+                   const("int32", [3], [3, 3, 3])], [out("float32")]))
+CASES.append(Case("scatter_nd_int32_full_index", "SCATTER_ND",
+                  [const("int32", [3, 3], [0, 1, 1, 1, 0, 0, 0, 1, 1]), inp("int32", [3]), const("int32", [3], [2, 2, 2])],
+                  [out("int32")]))
+for axes in [[1, 2], [0, 1, 2, 3], [3]]:
+    CASES.append(Case(f"reverse_v2_int32_rank4_axes{'_'.join(map(str, axes))}", "REVERSE_V2",
+                      [inp("int32", [2, 3, 2, 4]), const("int32", [len(axes)], axes)], [out("int32")], version=3))
+CASES.append(Case("reverse_v2_float32_rank1", "REVERSE_V2", [inp("float32", [7]), const("int32", [1], [0])],
+                  [out("float32")], version=2))
+CASES.append(Case("reverse_sequence_int32_rank4", "REVERSE_SEQUENCE",
+                  [inp("int32", [2, 3, 4, 2]), const("int32", [3], [4, 1, 2])], [out("int32")],
+                  options=("ReverseSequenceOptions", {"seqDim": 2, "batchDim": 1})))
+CASES.append(Case("segment_sum_float32_rank3", "SEGMENT_SUM",
+                  [inp("float32", [6, 2, 3]), const("int32", [6], [0, 1, 1, 1, 2, 3])], [out("float32")]))
+CASES.append(Case("unsorted_segment_max_int32_few_segments", "UNSORTED_SEGMENT_MAX",
+                  [inp("int32", [6]), const("int32", [6], [0, 0, 1, 1, 5, 1]), const("int32", [], [6])], [out("int32")]))
+CASES.append(Case("embedding_lookup_float32_repeated_ids", "EMBEDDING_LOOKUP",
+                  [inp("int32", [6], values=[0, 0, 1, 0, 1, 1]), inp("float32", [2, 4])], [out("float32")]))
+CASES.append(Case("matrix_diag_int32_rank3", "MATRIX_DIAG", [inp("int32", [2, 2, 3])], [out("int32")]))
+CASES.append(Case("matrix_set_diag_int8_wide", "MATRIX_SET_DIAG",
+                  [inp("int8", [2, 2, 5]), inp("int8", [2, 2])], [out("int8")]))
+CASES.append(Case("dynamic_update_slice_int32_rank4", "DYNAMIC_UPDATE_SLICE",
+                  [inp("int32", [2, 3, 4, 2]), inp("int32", [1, 2, 2, 2]), inp("int32", [4], values=[1, 5, -1, 0])],
+                  [out("int32")], version=4))
+CASES.append(Case("dynamic_update_slice_float32_whole", "DYNAMIC_UPDATE_SLICE",
+                  [inp("float32", [2, 3]), inp("float32", [2, 3]), const("int32", [2], [1, 1])], [out("float32")],
+                  version=4))
+CASES.append(Case("unique_int32_all_same", "UNIQUE", [inp("int32", [5], values=[7] * 5)], [out("int32"), out("int32")],
+                  options=("UniqueOptions", {"idxOutType": 2})))
+CASES.append(Case("unique_float32_signed_zero", "UNIQUE", [inp("float32", [4], values=[0.0, -0.0, 1.0, -0.0])],
+                  [out("float32"), out("int32")], options=("UniqueOptions", {"idxOutType": 2})))
+CASES.append(Case("sparse_to_dense_int32_duplicates", "SPARSE_TO_DENSE",
+                  [const("int32", [3], [1, 3, 1]), const("int32", [1], [5]), inp("int32", [3]), const("int32", [], [0])],
+                  [out("int32")], options=("SparseToDenseOptions", {"validateIndices": False})))
+CASES.append(Case("sparse_to_dense_float32_rank3", "SPARSE_TO_DENSE",
+                  [const("int64", [2, 3], [0, 1, 1, 1, 0, 2]), const("int64", [3], [2, 2, 3]), inp("float32", [2]),
+                   const("float32", [], [-1.0])],
+                  [out("float32")], options=("SparseToDenseOptions", {"validateIndices": False}), version=2))
+CASES.append(Case("bucketize_float32_repeated_boundaries", "BUCKETIZE",
+                  [inp("float32", [8], values=[-1, 0, 0.5, 1, 1.5, 2, 3, float("inf")])], [out("int32")],
+                  options=("BucketizeOptions", {"boundaries": [0.0, 1.0, 1.0, 2.0]})))
+CASES.append(Case("bucketize_int32_large", "BUCKETIZE", [inp("int32", [5], values=[16777217, -5, 0, 3, 16777216])],
+                  [out("int32")], options=("BucketizeOptions", {"boundaries": [0.0, 16777216.0]})))
+CASES.append(Case("range_float32_fractional_delta", "RANGE",
+                  [const("float32", [], [-1.0]), const("float32", [], [1.0]), const("float32", [], [0.1])], [out("float32")]))
+CASES.append(Case("range_int32_negative_step", "RANGE",
+                  [inp("int32", [], values=3), inp("int32", [], values=-8), inp("int32", [], values=-2)], [out("int32")]))
+CASES.append(Case("rank_int64_rank5", "RANK", [inp("int64", [1, 2, 1, 2, 1])], [out("int32")]))
+# GATHER / GATHER_ND variants
+CASES.append(Case("gather_float32_axis1_int64_indices", "GATHER",
+                  [inp("float32", [3, 4, 2]), inp("int64", [2, 2], values=[3, 0, 1, 1])], [out("float32")],
+                  options=("GatherOptions", {"axis": 1, "batchDims": 0}), version=1))
+CASES.append(Case("gather_int8_batch_dims", "GATHER",
+                  [inp("int8", [2, 4, 3], scale=0.1, zero_point=0), inp("int32", [2, 2], values=[3, 0, 1, 2])],
+                  [out("int8", scale=0.1, zero_point=0)], options=("GatherOptions", {"axis": 1, "batchDims": 1}),
+                  version=5))
+CASES.append(Case("gather_int16_indices", "GATHER",
+                  [inp("float32", [5, 2]), inp("int16", [3], values=[4, 1, 4])], [out("float32")],
+                  options=("GatherOptions", {"axis": -2, "batchDims": 0}), version=6))
+CASES.append(Case("gather_nd_int64_indices_elements", "GATHER_ND",
+                  [inp("int32", [3, 4]), inp("int64", [3, 2], values=[2, 3, 0, 0, 1, 2])], [out("int32")], version=3))
+CASES.append(Case("gather_nd_int16_indices", "GATHER_ND",
+                  [inp("float32", [3, 4]), inp("int16", [2, 1], values=[2, 0])], [out("float32")], version=6))
+CASES.append(Case("fill_float32_int64_dims", "FILL", [const("int64", [3], [2, 1, 3]), inp("float32", [])],
+                  [out("float32")], version=1))
+CASES.append(Case("fill_int32_runtime_dims", "FILL", [inp("int32", [2], values=[3, 2]), inp("int32", [])],
+                  [out("int32")], version=1))

@@ -106,3 +106,43 @@ for op in ["ARG_MAX", "ARG_MIN"]:
                       [out("int64")], options=(opts, {"outputType": 4})))
     CASES.append(Case(f"{low}_int32_runtime_axis", op, [inp("int32", [4, 6]), inp("int32", [1], values=[1])],
                       [out("int32")], options=(opts, {"outputType": 2})))
+
+# A scalar axis operand, keep_dims with an empty axis list and with negative repeated axes
+for op, dtype in [("SUM", "int32"), ("REDUCE_PROD", "float32"), ("REDUCE_MIN", "int64"), ("REDUCE_ALL", "bool"),
+                  ("MEAN", "float32"), ("REDUCE_MAX", "float32")]:
+    low = op.lower()
+    CASES.append(Case(f"{low}_{dtype}_scalar_axis", op, [inp(dtype, [3, 4], low=-3, high=3), const("int32", [], [-1])],
+                      [out(dtype)], options=("ReducerOptions", {"keepDims": False})))
+    CASES.append(Case(f"{low}_{dtype}_empty_axes_keep", op, [inp(dtype, [3, 4], low=-3, high=3), const("int32", [0], [])],
+                      [out(dtype)], options=("ReducerOptions", {"keepDims": True})))
+    CASES.append(Case(f"{low}_{dtype}_neg_repeat_keep", op,
+                      [inp(dtype, [2, 3, 4, 2], low=-3, high=3), const("int32", [3], [-1, 1, 3])],
+                      [out(dtype)], options=("ReducerOptions", {"keepDims": True})))
+# runtime axes for the existing kernels and the quantized paths
+for op, dtype in [("MEAN", "float32"), ("REDUCE_MAX", "int32"), ("MEAN", "int8"), ("REDUCE_PROD", "int8"),
+                  ("REDUCE_ALL", "bool")]:
+    q = _QUANT.get(dtype, {})
+    CASES.append(Case(f"{op.lower()}_{dtype}_runtime_axes_keep", op,
+                      [inp(dtype, [3, 4, 2], **q, **({"low": -20, "high": 20} if op == "REDUCE_PROD" else {})),
+                       inp("int32", [2], values=[0, -1])], [out(dtype, **q)],
+                      options=("ReducerOptions", {"keepDims": True}), version=2 if q else 1))
+# infinities and NaN through MIN/MAX/PROD, and an all-negative-infinity MAX
+CASES.append(Case("reduce_min_float32_specials", "REDUCE_MIN",
+                  [inp("float32", [2, 4], values=[float("inf"), 1, -2, float("nan"), float("inf"), float("inf"), 3, 0]),
+                   const("int32", [1], [1])], [out("float32")], options=("ReducerOptions", {"keepDims": False})))
+CASES.append(Case("reduce_max_float32_neg_inf", "REDUCE_MAX",
+                  [inp("float32", [2, 3], values=[-float("inf")] * 6), const("int32", [1], [1])], [out("float32")],
+                  options=("ReducerOptions", {"keepDims": False})))
+CASES.append(Case("reduce_prod_float32_specials", "REDUCE_PROD",
+                  [inp("float32", [2, 3], values=[float("inf"), 0, 2, -1e30, 1e30, 3]), const("int32", [1], [1])],
+                  [out("float32")], options=("ReducerOptions", {"keepDims": False})))
+CASES.append(Case("reduce_prod_int32_wraps", "REDUCE_PROD",
+                  [inp("int32", [2, 4], values=[70000, 70000, 3, 1, -65536, 65536, 2, 7]), const("int32", [1], [1])],
+                  [out("int32")], options=("ReducerOptions", {"keepDims": False})))
+# quantized PROD with a long chain (saturating outputs) and a non-zero zero point
+CASES.append(Case("reduce_prod_int8_long_chain", "REDUCE_PROD",
+                  [inp("int8", [3, 16], low=-128, high=127, scale=0.02, zero_point=5), const("int32", [1], [1])],
+                  [out("int8", scale=0.05, zero_point=-4)], options=("ReducerOptions", {"keepDims": False}), version=2))
+CASES.append(Case("reduce_prod_int16_chain", "REDUCE_PROD",
+                  [inp("int16", [2, 3, 5], low=-900, high=900, scale=0.002), const("int32", [2], [2, 0])],
+                  [out("int16", scale=0.01)], options=("ReducerOptions", {"keepDims": True}), version=2))

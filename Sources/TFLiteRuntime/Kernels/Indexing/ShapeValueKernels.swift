@@ -34,9 +34,11 @@ final class RangeKernel: OpKernel {
         let l = try IndexingSupport.scalar(limit, node, role: "limit")
         let d = try IndexingSupport.scalar(delta, node, role: "delta")
         try check(s, l, d, node)
-        let (span, o1) = (l - s).magnitude.addingReportingOverflow(d.magnitude - 1)
-        guard !o1 else { throw node.error("range is too long") }
-        return Int(span / d.magnitude)
+        let (difference, o1) = l.subtractingReportingOverflow(s)
+        let (span, o2) = difference.magnitude.addingReportingOverflow(d.magnitude - 1)
+        let n = span / d.magnitude
+        guard !o1, !o2, n <= UInt(Model.maxTensorBytes) else { throw node.error("range is too long") }
+        return Int(n)
     }
 
     private func check<T: Comparable & SignedNumeric>(_ s: T, _ l: T, _ d: T, _ node: Node) throws {

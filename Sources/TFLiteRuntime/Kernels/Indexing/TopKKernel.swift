@@ -52,14 +52,17 @@ final class TopKKernel: OpKernel {
         let x = try node.elementwiseBuffer(xt, T.self, role: "input")
         let values = try node.elementwiseBuffer(try node.output(0), T.self, role: "values")
         let row = xt.shape[xt.rank - 1]
-        guard row == order.count, x.count == (row == 0 ? 0 : x.count / row * row),
-            values.count == (row == 0 ? 0 : x.count / row) * k
-        else { throw node.error("tensor sizes do not match the prepared shapes") }
         let rows = row == 0 ? 0 : x.count / row
+        guard row == order.count, values.count == rows * k else {
+            throw node.error("tensor sizes do not match the prepared shapes")
+        }
         let indexOutput = try node.output(1)
         let wideIndices = indexOutput.type == .int32
         let indices32 = wideIndices ? try node.elementwiseBuffer(indexOutput, Int32.self, role: "indices") : nil
         let indices16 = wideIndices ? nil : try node.elementwiseBuffer(indexOutput, Int16.self, role: "indices")
+        guard (indices32?.count ?? indices16?.count) == values.count else {
+            throw node.error("indices do not match the values")
+        }
         let k = self.k
         order.withUnsafeMutableBufferPointer { order in
             for r in 0..<rows {

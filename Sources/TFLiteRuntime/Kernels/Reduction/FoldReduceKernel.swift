@@ -145,12 +145,13 @@ final class FoldReduceKernel: OpKernel {
     }
 }
 
-/// Minimum as LiteRT computes it, `x < acc ? x : acc`; an empty input gives the type's maximum.
+/// Minimum as LiteRT computes it, `acc < x ? acc : x` (so a NaN replaces the minimum so far, and
+/// a later number replaces the NaN); an empty input gives the type's maximum.
 struct MinReducer<T: Comparable & MinIdentity>: Reducer {
     var identity: T { T.minimumIdentity }
     var emptyValue: T { T.minimumEmpty }
-    @inline(__always) func callAsFunction(_ accumulator: T, _ x: T) -> T { x < accumulator ? x : accumulator }
-    @inline(__always) func merge(_ a: T, _ b: T) -> T { b < a ? b : a }
+    @inline(__always) func callAsFunction(_ accumulator: T, _ x: T) -> T { accumulator < x ? accumulator : x }
+    @inline(__always) func merge(_ a: T, _ b: T) -> T { a < b ? a : b }
 }
 
 /// Types REDUCE_MIN folds: the value to start from (+infinity for floats, so a first element of
