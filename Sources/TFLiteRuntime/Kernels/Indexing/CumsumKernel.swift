@@ -11,7 +11,8 @@ final class CumsumKernel: OpKernel {
     }
 
     func prepare(_ node: Node) throws {
-        let x = try node.input(0), axis = try node.input(1)
+        let x = try node.input(0)
+        let axis = try node.input(1)
         try node.expect(x, type: .float32, .int32, .int64, role: "input")
         try node.expect(axis, type: .int32, role: "axis")
         try node.setOutput(0, type: x.type, shape: x.shape)
@@ -25,8 +26,9 @@ final class CumsumKernel: OpKernel {
 
     private func resolve(_ node: Node) throws {
         let x = try node.input(0)
-        let a = try MoveSupport.axis(try IndexingSupport.scalar(try node.input(1), node, role: "axis"), rank: x.rank,
-                                     node, role: "axis")
+        let a = try MoveSupport.axis(
+            try IndexingSupport.scalar(try node.input(1), node, role: "axis"), rank: x.rank,
+            node, role: "axis")
         outer = MoveSupport.product(x.shape, 0..<a)
         length = x.shape[a]
         inner = MoveSupport.product(x.shape, (a + 1)..<x.rank)
@@ -50,7 +52,8 @@ final class CumsumKernel: OpKernel {
             throw node.error("tensor sizes do not match the prepared axis")
         }
         guard let px = x.baseAddress, let py = y.baseAddress else { return }
-        let exclusive = parameters.exclusive, reverse = parameters.reverse
+        let exclusive = parameters.exclusive
+        let reverse = parameters.reverse
         for o in 0..<outer {
             for i in 0..<inner {
                 let base = o * length * inner + i

@@ -13,7 +13,8 @@ enum IndexingSupport {
     /// Reads element `i` of an int32/int64 buffer as `Int` (the caller checked `i` is in range).
     @inline(__always)
     static func index(_ base: UnsafeRawPointer, _ i: Int, wide: Bool) -> Int {
-        wide ? Int(base.loadUnaligned(fromByteOffset: i * 8, as: Int64.self))
+        wide
+            ? Int(base.loadUnaligned(fromByteOffset: i * 8, as: Int64.self))
             : Int(base.loadUnaligned(fromByteOffset: i * 4, as: Int32.self))
     }
 

@@ -12,8 +12,10 @@ final class OneHotKernel: OpKernel {
     }
 
     func prepare(_ node: Node) throws {
-        let indices = try node.input(0), depth = try node.input(1)
-        let on = try node.input(2), off = try node.input(3)
+        let indices = try node.input(0)
+        let depth = try node.input(1)
+        let on = try node.input(2)
+        let off = try node.input(3)
         try node.expect(indices, type: .int32, .int64, role: "indices")
         try node.expect(depth, type: .int32, role: "depth")
         try node.expect(on, type: .float32, .int32, .int64, .int8, .uint8, .bool, role: "on_value")
@@ -34,7 +36,8 @@ final class OneHotKernel: OpKernel {
     }
 
     func eval(_ node: Node) throws {
-        let indices = try node.input(0), y = try node.output(0)
+        let indices = try node.input(0)
+        let y = try node.output(0)
         let size = y.type.byteSize
         let a = axis == -1 ? indices.rank : axis
         let depth = y.shape[a]

@@ -7,7 +7,8 @@ final class ReverseKernel: OpKernel {
     init(_ node: Node) throws { try node.expect(inputs: 2, outputs: 1) }
 
     func prepare(_ node: Node) throws {
-        let x = try node.input(0), axes = try node.input(1)
+        let x = try node.input(0)
+        let axes = try node.input(1)
         try MoveSupport.expectMovable(x, node, role: "input")
         try node.expect(axes, type: .int32, role: "axis")
         guard axes.rank == 1 else { throw node.error("axis must be a vector, has shape \(axes.shape)") }
@@ -15,7 +16,8 @@ final class ReverseKernel: OpKernel {
     }
 
     func eval(_ node: Node) throws {
-        let x = try node.input(0), y = try node.output(0)
+        let x = try node.input(0)
+        let y = try node.output(0)
         let rank = x.rank
         var flip = [Bool](repeating: false, count: rank)
         for a in try MoveSupport.integers(try node.input(1), node, role: "axis") {
@@ -62,11 +64,13 @@ final class ReverseSequenceKernel: OpKernel {
     }
 
     func prepare(_ node: Node) throws {
-        let x = try node.input(0), lengths = try node.input(1)
+        let x = try node.input(0)
+        let lengths = try node.input(1)
         try node.expect(x, type: .float32, .int32, .int64, .uint8, .int16, role: "input")
         try node.expect(lengths, type: .int32, .int64, role: "seq_lengths")
         let rank = x.rank
-        let s = parameters.seqDim, b = parameters.batchDim
+        let s = parameters.seqDim
+        let b = parameters.batchDim
         guard s >= 0, s < rank, b >= 0, b < rank, s != b else {
             throw node.error("seq_dim \(s) and batch_dim \(b) must be distinct axes of rank \(rank)")
         }
@@ -77,9 +81,11 @@ final class ReverseSequenceKernel: OpKernel {
     }
 
     func eval(_ node: Node) throws {
-        let x = try node.input(0), y = try node.output(0)
+        let x = try node.input(0)
+        let y = try node.output(0)
         let lengths = try MoveSupport.integers(try node.input(1), node, role: "seq_lengths")
-        let s = parameters.seqDim, b = parameters.batchDim
+        let s = parameters.seqDim
+        let b = parameters.batchDim
         for l in lengths where l < 0 || l > x.shape[s] {
             throw node.error("sequence length \(l) is outside 0...\(x.shape[s])")
         }
@@ -119,7 +125,8 @@ final class MatrixDiagKernel: OpKernel {
     }
 
     func eval(_ node: Node) throws {
-        let x = try node.input(0), y = try node.output(0)
+        let x = try node.input(0)
+        let y = try node.output(0)
         let size = x.type.byteSize
         let n = x.shape[x.rank - 1]
         let src = try MoveSupport.source(x, node, role: "input")
@@ -140,12 +147,14 @@ final class MatrixSetDiagKernel: OpKernel {
     init(_ node: Node) throws { try node.expect(inputs: 2, outputs: 1) }
 
     func prepare(_ node: Node) throws {
-        let x = try node.input(0), diagonal = try node.input(1)
+        let x = try node.input(0)
+        let diagonal = try node.input(1)
         try MoveSupport.expectMovable(x, node, role: "input")
         guard x.rank >= 2, diagonal.type == x.type else {
             throw node.error("input must be matrices and the diagonal of the same type")
         }
-        let m = x.shape[x.rank - 2], n = x.shape[x.rank - 1]
+        let m = x.shape[x.rank - 2]
+        let n = x.shape[x.rank - 1]
         guard diagonal.shape == Array(x.shape.dropLast(2)) + [min(m, n)] else {
             throw node.error("diagonal has shape \(diagonal.shape) for matrices \(x.shape)")
         }
@@ -153,9 +162,12 @@ final class MatrixSetDiagKernel: OpKernel {
     }
 
     func eval(_ node: Node) throws {
-        let x = try node.input(0), y = try node.output(0)
+        let x = try node.input(0)
+        let y = try node.output(0)
         let size = x.type.byteSize
-        let m = x.shape[x.rank - 2], n = x.shape[x.rank - 1], k = min(m, n)
+        let m = x.shape[x.rank - 2]
+        let n = x.shape[x.rank - 1]
+        let k = min(m, n)
         let src = try MoveSupport.source(x, node, role: "input")
         let diagonal = try MoveSupport.source(try node.input(1), node, role: "diagonal")
         let dst = try MoveSupport.destination(y, node, role: "output")

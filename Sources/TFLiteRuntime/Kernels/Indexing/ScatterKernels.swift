@@ -6,7 +6,9 @@ final class ScatterNDKernel: OpKernel {
     init(_ node: Node) throws { try node.expect(inputs: 3, outputs: 1) }
 
     func prepare(_ node: Node) throws {
-        let indices = try node.input(0), updates = try node.input(1), shape = try node.input(2)
+        let indices = try node.input(0)
+        let updates = try node.input(1)
+        let shape = try node.input(2)
         try node.expect(indices, type: .int32, role: "indices")
         try node.expect(updates, type: .float32, .int32, .int64, .int8, .uint8, .bool, role: "updates")
         try node.expect(shape, type: .int32, role: "shape")
@@ -28,7 +30,9 @@ final class ScatterNDKernel: OpKernel {
     }
 
     func eval(_ node: Node) throws {
-        let indices = try node.input(0), updates = try node.input(1), y = try node.output(0)
+        let indices = try node.input(0)
+        let updates = try node.input(1)
+        let y = try node.output(0)
         let depth = indices.shape[indices.rank - 1]
         let count = depth == 0 ? 0 : indices.elementCount / depth
         let slice = MoveSupport.product(y.shape, depth..<y.rank)
@@ -79,8 +83,10 @@ final class SparseToDenseKernel: OpKernel {
     init(_ node: Node) throws { try node.expect(inputs: 4, outputs: 1) }
 
     func prepare(_ node: Node) throws {
-        let indices = try node.input(0), shape = try node.input(1)
-        let values = try node.input(2), fallback = try node.input(3)
+        let indices = try node.input(0)
+        let shape = try node.input(1)
+        let values = try node.input(2)
+        let fallback = try node.input(3)
         try node.expect(indices, type: .int32, .int64, role: "indices")
         try node.expect(shape, type: .int32, .int64, role: "output_shape")
         try node.expect(values, type: .float32, .int32, .int64, .int8, .uint8, role: "values")
@@ -106,7 +112,9 @@ final class SparseToDenseKernel: OpKernel {
     }
 
     func eval(_ node: Node) throws {
-        let indices = try node.input(0), values = try node.input(2), y = try node.output(0)
+        let indices = try node.input(0)
+        let values = try node.input(2)
+        let y = try node.output(0)
         let size = y.type.byteSize
         let out = try MoveSupport.destination(y, node, role: "output")
         let fallback = try MoveSupport.source(try node.input(3), node, role: "default_value")
@@ -136,7 +144,9 @@ final class DynamicUpdateSliceKernel: OpKernel {
     init(_ node: Node) throws { try node.expect(inputs: 3, outputs: 1) }
 
     func prepare(_ node: Node) throws {
-        let x = try node.input(0), update = try node.input(1), start = try node.input(2)
+        let x = try node.input(0)
+        let update = try node.input(1)
+        let start = try node.input(2)
         try MoveSupport.expectMovable(x, node, role: "operand")
         try node.expect(start, type: .int32, .int64, role: "start_indices")
         guard update.type == x.type, update.rank == x.rank, start.elementCount == x.rank else {
@@ -149,7 +159,9 @@ final class DynamicUpdateSliceKernel: OpKernel {
     }
 
     func eval(_ node: Node) throws {
-        let x = try node.input(0), update = try node.input(1), y = try node.output(0)
+        let x = try node.input(0)
+        let update = try node.input(1)
+        let y = try node.output(0)
         let starts = try MoveSupport.integers(try node.input(2), node, role: "start_indices")
         let size = x.type.byteSize
         let src = try MoveSupport.source(x, node, role: "operand")

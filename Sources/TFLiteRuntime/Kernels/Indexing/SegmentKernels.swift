@@ -21,7 +21,8 @@ final class SegmentKernel: OpKernel {
     }
 
     func prepare(_ node: Node) throws {
-        let data = try node.input(0), ids = try node.input(1)
+        let data = try node.input(0)
+        let ids = try node.input(1)
         try node.expect(data, type: .float32, .int32, role: "data")
         try node.expect(ids, type: .int32, role: "segment_ids")
         guard ids.rank >= 1, ids.rank <= data.rank, Array(data.shape.prefix(ids.rank)) == ids.shape,
@@ -104,7 +105,9 @@ final class EmbeddingLookupKernel: OpKernel {
     init(_ node: Node) throws { try node.expect(inputs: 2, outputs: 1) }
 
     func prepare(_ node: Node) throws {
-        let ids = try node.input(0), table = try node.input(1), y = try node.output(0)
+        let ids = try node.input(0)
+        let table = try node.input(1)
+        let y = try node.output(0)
         try node.expect(ids, type: .int32, role: "ids")
         try MoveSupport.expectMovable(table, node, role: "table")
         guard ids.rank == 1, table.rank >= 2 else {
@@ -121,7 +124,8 @@ final class EmbeddingLookupKernel: OpKernel {
 
     func eval(_ node: Node) throws {
         let ids = try node.elementwiseBuffer(try node.input(0), Int32.self, role: "ids")
-        let table = try node.input(1), y = try node.output(0)
+        let table = try node.input(1)
+        let y = try node.output(0)
         let rows = table.shape[0]
         let row = MoveSupport.product(table.shape, 1..<table.rank)
         let src = try MoveSupport.source(table, node, role: "table")

@@ -6,7 +6,9 @@ final class RangeKernel: OpKernel {
     init(_ node: Node) throws { try node.expect(inputs: 3, outputs: 1) }
 
     func prepare(_ node: Node) throws {
-        let start = try node.input(0), limit = try node.input(1), delta = try node.input(2)
+        let start = try node.input(0)
+        let limit = try node.input(1)
+        let delta = try node.input(2)
         try node.expect(start, type: .int32, .int64, .float32, role: "start")
         guard limit.type == start.type, delta.type == start.type else {
             throw node.error("start, limit and delta must have one type")
@@ -22,9 +24,13 @@ final class RangeKernel: OpKernel {
     }
 
     private func count(_ node: Node) throws -> Int {
-        let start = try node.input(0), limit = try node.input(1), delta = try node.input(2)
+        let start = try node.input(0)
+        let limit = try node.input(1)
+        let delta = try node.input(2)
         if start.type == .float32 {
-            let s = try value(start, node), l = try value(limit, node), d = try value(delta, node)
+            let s = try value(start, node)
+            let l = try value(limit, node)
+            let d = try value(delta, node)
             try check(s, l, d, node)
             let n = ((l - s) / d).magnitude.rounded(.up)
             guard n.isFinite, n < Float(Model.maxTensorBytes) else { throw node.error("range is too long") }
@@ -53,18 +59,24 @@ final class RangeKernel: OpKernel {
     }
 
     func eval(_ node: Node) throws {
-        let start = try node.input(0), delta = try node.input(2)
+        let start = try node.input(0)
+        let delta = try node.input(2)
         let y = try node.output(0)
         switch start.type {
-        case .float32: fill(try value(start, node), try value(delta, node), try node.elementwiseBuffer(y, Float.self, role: "output"))
+        case .float32:
+            fill(
+                try value(start, node), try value(delta, node),
+                try node.elementwiseBuffer(y, Float.self, role: "output"))
         case .int32:
-            fill(Int32(truncatingIfNeeded: try IndexingSupport.scalar(start, node, role: "start")),
-                 Int32(truncatingIfNeeded: try IndexingSupport.scalar(delta, node, role: "delta")),
-                 try node.elementwiseBuffer(y, Int32.self, role: "output"))
+            fill(
+                Int32(truncatingIfNeeded: try IndexingSupport.scalar(start, node, role: "start")),
+                Int32(truncatingIfNeeded: try IndexingSupport.scalar(delta, node, role: "delta")),
+                try node.elementwiseBuffer(y, Int32.self, role: "output"))
         default:
-            fill(Int64(try IndexingSupport.scalar(start, node, role: "start")),
-                 Int64(try IndexingSupport.scalar(delta, node, role: "delta")),
-                 try node.elementwiseBuffer(y, Int64.self, role: "output"))
+            fill(
+                Int64(try IndexingSupport.scalar(start, node, role: "start")),
+                Int64(try IndexingSupport.scalar(delta, node, role: "delta")),
+                try node.elementwiseBuffer(y, Int64.self, role: "output"))
         }
     }
 
@@ -95,7 +107,8 @@ final class BroadcastArgsKernel: OpKernel {
     init(_ node: Node) throws { try node.expect(inputs: 2, outputs: 1) }
 
     func prepare(_ node: Node) throws {
-        let a = try node.input(0), b = try node.input(1)
+        let a = try node.input(0)
+        let b = try node.input(1)
         try node.expect(a, type: .int32, .int64, role: "shape")
         guard b.type == a.type, a.rank == 1, b.rank == 1 else {
             throw node.error("both shapes must be vectors of one type")
@@ -131,7 +144,8 @@ final class BroadcastToKernel: OpKernel {
     init(_ node: Node) throws { try node.expect(inputs: 2, outputs: 1) }
 
     func prepare(_ node: Node) throws {
-        let x = try node.input(0), shape = try node.input(1)
+        let x = try node.input(0)
+        let shape = try node.input(1)
         try MoveSupport.expectMovable(x, node, role: "input")
         try node.expect(shape, type: .int32, .int64, role: "shape")
         guard shape.rank == 1 else { throw node.error("shape must be a vector, has shape \(shape.shape)") }
@@ -151,7 +165,8 @@ final class BroadcastToKernel: OpKernel {
     }
 
     func eval(_ node: Node) throws {
-        let x = try node.input(0), y = try node.output(0)
+        let x = try node.input(0)
+        let y = try node.output(0)
         let src = try MoveSupport.source(x, node, role: "input")
         let dst = try MoveSupport.destination(y, node, role: "output")
         IndexingSupport.broadcastCopy(src, x.shape, dst, y.shape, size: x.type.byteSize)

@@ -10,7 +10,8 @@ final class TopKKernel: OpKernel {
     init(_ node: Node) throws { try node.expect(inputs: 2, outputs: 2) }
 
     func prepare(_ node: Node) throws {
-        let x = try node.input(0), kt = try node.input(1)
+        let x = try node.input(0)
+        let kt = try node.input(1)
         try node.expect(x, type: .float32, .int32, .int64, .int8, .uint8, .int16, role: "input")
         try node.expect(kt, type: .int32, .int16, role: "k")
         let indexType = try node.output(1).type
@@ -70,7 +71,8 @@ final class TopKKernel: OpKernel {
                 for i in 0..<row { order[i] = i }
                 // Larger first; equal values by position.
                 order.sort { a, b in
-                    let va = x[base + a], vb = x[base + b]
+                    let va = x[base + a]
+                    let vb = x[base + b]
                     return va > vb || (!(vb > va) && a < b)
                 }
                 for j in 0..<k {

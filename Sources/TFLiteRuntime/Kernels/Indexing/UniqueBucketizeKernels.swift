@@ -114,7 +114,8 @@ final class BucketizeKernel: OpKernel {
         for i in x.indices {
             let v = value(x[i])
             // upper_bound: the first boundary greater than v.
-            var lo = 0, hi = bounds.count
+            var lo = 0
+            var hi = bounds.count
             while lo < hi {
                 let mid = (lo + hi) / 2
                 if v < bounds[mid] { hi = mid } else { lo = mid + 1 }

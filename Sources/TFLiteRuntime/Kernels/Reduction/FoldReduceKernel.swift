@@ -11,7 +11,8 @@ import Foundation
 ///   quantized int8/int16 with LiteRT's per-step requantization (see `QuantizedProdReducer`).
 /// - REDUCE_ANY / REDUCE_ALL: bool.
 ///
-/// MIN and PROD copy a BOOL input given an empty axis list, as LiteRT does. An empty input gives the operation's neutral element (the type's maximum for MIN, 1 for PROD).
+/// MIN and PROD copy a BOOL input given an empty axis list, as LiteRT does. An empty input gives the
+/// operation's neutral element (the type's maximum for MIN, 1 for PROD).
 final class FoldReduceKernel: OpKernel {
     enum Operation { case prod, min, any, all }
 
@@ -70,7 +71,9 @@ final class FoldReduceKernel: OpKernel {
             let scaling = Double(x.scale) / Foundation.pow(Double(y.scale), 1.0 / n)
             let m = FixedPoint.quantizeMultiplier(scaling)
             // The 64-bit multiply shifts right by 15 - shift bits, which must be a valid shift.
-            guard m.shift < 15, m.shift > -48 else { throw node.error("REDUCE_PROD scaling \(scaling) is out of range") }
+            guard m.shift < 15, m.shift > -48 else {
+                throw node.error("REDUCE_PROD scaling \(scaling) is out of range")
+            }
             prodScaling = m
             if wideProducts.count != layout.outputCount {
                 wideProducts = [Int64](repeating: 0, count: layout.outputCount)
@@ -97,11 +100,15 @@ final class FoldReduceKernel: OpKernel {
         case (.prod, .int64): try fold(IntegerProductReducer<Int64>(), Int64.self, node, layout)
         case (.prod, .uint8): try fold(IntegerProductReducer<UInt8>(), UInt8.self, node, layout)
         case (.prod, .int8):
-            if prodScaling != nil { try quantizedProd(Int8.self, node, layout) } else {
+            if prodScaling != nil {
+                try quantizedProd(Int8.self, node, layout)
+            } else {
                 try fold(IntegerProductReducer<Int8>(), Int8.self, node, layout)
             }
         case (.prod, .int16):
-            if prodScaling != nil { try quantizedProd(Int16.self, node, layout) } else {
+            if prodScaling != nil {
+                try quantizedProd(Int16.self, node, layout)
+            } else {
                 try fold(IntegerProductReducer<Int16>(), Int16.self, node, layout)
             }
         default: throw node.error("input type \(type.name) is not supported")
@@ -132,12 +139,14 @@ final class FoldReduceKernel: OpKernel {
         }
         let reducer = QuantizedProdReducer<T>(zeroPoint: Int32(xt.zeroPoint), scaling: m)
         let outputZeroPoint = Int32(yt.zeroPoint)
-        let qmin = Int32(T.min), qmax = Int32(T.max)
+        let qmin = Int32(T.min)
+        let qmax = Int32(T.max)
         wideProducts.withUnsafeMutableBufferPointer { products in
             // One thread: the per-step rescaling makes partial products impossible to merge.
             layout.fold(reducer, UnsafePointer(x.baseAddress), products, threads: 1)
             for i in 0..<y.count {
-                let r = QuantizedProdReducer<T>.multiply(Int64(Int32(truncatingIfNeeded: products[i])), m)
+                let r =
+                    QuantizedProdReducer<T>.multiply(Int64(Int32(truncatingIfNeeded: products[i])), m)
                     &+ outputZeroPoint
                 y[i] = T(truncatingIfNeeded: Swift.min(qmax, Swift.max(qmin, r)))
             }

@@ -161,10 +161,13 @@ final class ReduceKernel: OpKernel {
             y.initialize(repeating: 0)
             return
         }
-        let qmin = Int32(T.min), qmax = Int32(T.max)
+        let qmin = Int32(T.min)
+        let qmax = Int32(T.max)
         quantizedSums.withUnsafeMutableBufferPointer { sums in
             layout.fold(QuantizedSumReducer<T>(), UnsafePointer(x.baseAddress), sums, threads: node.threadCount)
-            for i in 0..<y.count { y[i] = T(truncatingIfNeeded: quantized.output(sums[i], index: i, qmin: qmin, qmax: qmax)) }
+            for i in 0..<y.count {
+                y[i] = T(truncatingIfNeeded: quantized.output(sums[i], index: i, qmin: qmin, qmax: qmax))
+            }
         }
     }
 }
