@@ -274,7 +274,7 @@ CASES.append(Case("broadcast_to_bool_rank8", "BROADCAST_TO",
                   [inp("bool", [2, 1, 1, 1, 1, 1, 1, 3]), const("int64", [8], [2, 2, 1, 1, 1, 1, 2, 3])], [out("bool")],
                   version=4))
 CASES.append(Case("broadcast_args_int32_rank5", "BROADCAST_ARGS",
-                  [const("int32", [5], [2, 1, 3, 1, 1]), const("int32", [3], [4, 1, 7])], [out("int32")]))
+                  [const("int32", [5], [2, 1, 3, 1, 1]), const("int32", [4], [1, 3, 4, 7])], [out("int32")]))
 CASES.append(Case("scatter_nd_float32_rank3_indices", "SCATTER_ND",
                   [const("int32", [2, 2, 2], [0, 0, 1, 2, 0, 0, 2, 1]), inp("float32", [2, 2, 3]),
                    const("int32", [3], [3, 3, 3])], [out("float32")]))
@@ -344,3 +344,8 @@ CASES.append(Case("fill_float32_int64_dims", "FILL", [const("int64", [3], [2, 1,
                   [out("float32")], version=1))
 CASES.append(Case("fill_int32_runtime_dims", "FILL", [inp("int32", [2], values=[3, 2]), inp("int32", [])],
                   [out("int32")], version=1))
+# hybrid tables with bytes above 127 (LiteRT refuses non-zero zero points)
+for dtype, values, zp in [("uint8", list(range(100, 250, 10)), 0), ("int8", list(range(-120, 120, 16)), 0)]:
+    CASES.append(Case(f"embedding_lookup_hybrid_{dtype}_full_range", "EMBEDDING_LOOKUP",
+                      [inp("int32", [4], values=[2, 0, 1, 2]), const(dtype, [3, 5], values, scale=0.5, zero_point=zp)],
+                      [out("float32")], version=2))

@@ -69,6 +69,8 @@ import Testing
     @Test(arguments: 0..<rejected.count)
     func badValuesThrow(index: Int) {
         let (name, inputs) = Self.rejected[index]
+        let model = SingleOperatorTests.folder.appendingPathComponent(name).appendingPathComponent("model.tflite")
+        #expect(FileManager.default.fileExists(atPath: model.path), "fixture \(name) is missing")
         #expect(throws: (any Error).self, "\(name) with \(inputs.map(\.shape))") { try Self.run(name, inputs) }
     }
 
