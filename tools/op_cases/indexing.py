@@ -349,3 +349,29 @@ for dtype, values, zp in [("uint8", list(range(100, 250, 10)), 0), ("int8", list
     CASES.append(Case(f"embedding_lookup_hybrid_{dtype}_full_range", "EMBEDDING_LOOKUP",
                       [inp("int32", [4], values=[2, 0, 1, 2]), const(dtype, [3, 5], values, scale=0.5, zero_point=zp)],
                       [out("float32")], version=2))
+
+# More types and shapes for the thinner operators
+CASES.append(Case("topk_v2_bool", "TOPK_V2", [inp("bool", [2, 5]), const("int32", [], [2])], [out("bool"), out("int32")]))
+CASES.append(Case("embedding_lookup_float16", "EMBEDDING_LOOKUP", [inp("int32", [3], values=[1, 0, 1]), inp("float16", [2, 3])],
+                  [out("float16")]))
+CASES.append(Case("scatter_nd_float16_rows", "SCATTER_ND",
+                  [const("int32", [2, 1], [1, 0]), inp("float16", [2, 3]), const("int32", [2], [3, 3])], [out("float16")]))
+CASES.append(Case("one_hot_float16", "ONE_HOT",
+                  [inp("int32", [3], low=0, high=2), const("int32", [], [3]), const("float16", [], [1.0]),
+                   const("float16", [], [0.0])], [out("float16")], options=("OneHotOptions", {"axis": -1})))
+for dtype in ["float32", "int32"]:
+    CASES.append(Case(f"segment_sum_{dtype}_single_segment", "SEGMENT_SUM",
+                      [inp(dtype, [4, 3], low=-9, high=9), const("int32", [4], [0, 0, 0, 0])], [out(dtype)]))
+    CASES.append(Case(f"segment_sum_{dtype}_rank1", "SEGMENT_SUM",
+                      [inp(dtype, [5], low=-9, high=9), const("int32", [5], [0, 1, 2, 3, 4])], [out(dtype)]))
+for op in ["UNSORTED_SEGMENT_SUM", "UNSORTED_SEGMENT_PROD", "UNSORTED_SEGMENT_MAX", "UNSORTED_SEGMENT_MIN"]:
+    low = op.lower()
+    CASES.append(Case(f"{low}_int32_empty_segments", op,
+                      [inp("int32", [3, 2], low=-9, high=9), const("int32", [3], [4, 0, 4]), const("int32", [], [6])],
+                      [out("int32")]))
+    CASES.append(Case(f"{low}_float32_rank3_data", op,
+                      [inp("float32", [4, 2, 3]), const("int32", [4], [1, 0, 1, 1]), const("int32", [], [2])],
+                      [out("float32")]))
+CASES.append(Case("broadcast_args_int64_equal", "BROADCAST_ARGS",
+                  [inp("int64", [3], values=[4, 5, 6]), inp("int64", [3], values=[4, 5, 6])], [out("int64")]))
+CASES.append(Case("rank_uint8_rank1", "RANK", [inp("uint8", [7])], [out("int32")]))

@@ -146,3 +146,6 @@ CASES.append(Case("reduce_prod_int8_long_chain", "REDUCE_PROD",
 CASES.append(Case("reduce_prod_int16_chain", "REDUCE_PROD",
                   [inp("int16", [2, 3, 5], low=-900, high=900, scale=0.002), const("int32", [2], [2, 0])],
                   [out("int16", scale=0.01)], options=("ReducerOptions", {"keepDims": True}), version=2))
+# float16 (LiteRT refuses it for every reduction)
+for op in ["SUM", "MEAN", "REDUCE_MAX", "REDUCE_MIN", "REDUCE_PROD"]:
+    _reduce(f"{op.lower()}_float16_axis1", op, "float16", [2, 3, 4], [1], False)
