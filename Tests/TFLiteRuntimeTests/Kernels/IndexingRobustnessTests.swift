@@ -45,8 +45,10 @@ import Testing
         ("embedding_lookup_float32", [.int32([-1], [1]), floats([5, 3])]),
         ("scatter_nd_float32_runtime", [.int32([1, 9], [2, 1]), floats([2, 2, 3]), .int32([4, 2, 3], [3])]),
         ("scatter_nd_float32_runtime", [.int32([1, 2], [2, 1]), floats([2, 2, 3]), .int32([-4, 2, 3], [3])]),
-        ("sparse_to_dense_int32_runtime",
-         [.int32([1, 1, 5, 2], [2, 2]), .int32([2, 3], [2]), .int32([1, 2], [2]), .int32([0], [])]),
+        (
+            "sparse_to_dense_int32_runtime",
+            [.int32([1, 1, 5, 2], [2, 2]), .int32([2, 3], [2]), .int32([1, 2], [2]), .int32([0], [])]
+        ),
         ("segment_sum_float32_runtime_ids", [floats([4, 2, 2]), .int32([0, 2, 1, 5], [4])]),
         ("segment_sum_float32_runtime_ids", [floats([4, 2, 2]), .int32([-3, -2, -1, 0], [4])]),
         ("unsorted_segment_sum_float32_runtime", [floats([5]), .int32([1, 1, 0, 3, 1], [5]), .int32([-1], [])]),
@@ -82,6 +84,7 @@ import Testing
 
     @Test func idsOutsideTheSegmentsAreSkipped() throws {
         try Self.run(
-            "unsorted_segment_sum_float32_runtime", [Self.floats([5]), .int32([-7, 1, 0, 99, 1], [5]), .int32([4], [])])
+            "unsorted_segment_sum_float32_runtime",
+            [Self.floats([5]), .int32([-7, 1, 0, 99, 1], [5]), .int32([4], [])])
     }
 }

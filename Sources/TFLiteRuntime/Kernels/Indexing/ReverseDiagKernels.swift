@@ -92,16 +92,20 @@ final class ReverseSequenceKernel: OpKernel {
         let size = x.type.byteSize
         let src = try MoveSupport.source(x, node, role: "input")
         let dst = try MoveSupport.destination(y, node, role: "output")
-        let rank = x.rank
-        var strides = [Int](repeating: 1, count: rank)
-        for d in stride(from: rank - 2, through: 0, by: -1) { strides[d] = strides[d + 1] * x.shape[d + 1] }
-        var coords = [Int](repeating: 0, count: rank)
-        for i in 0..<x.elementCount {
-            var from = i
+        // Dimensions past both special axes are copied as one contiguous block.
+        let last = max(s, b)
+        let block = MoveSupport.product(x.shape, (last + 1)..<x.rank) * size
+        var strides = [Int](repeating: block, count: last + 1)
+        for d in stride(from: last - 1, through: 0, by: -1) { strides[d] = strides[d + 1] * x.shape[d + 1] }
+        let blocks = MoveSupport.product(x.shape, 0..<(last + 1))
+        guard block > 0 else { return }
+        var coords = [Int](repeating: 0, count: last + 1)
+        for i in 0..<blocks {
+            var from = i * block
             let l = lengths[coords[b]]
             if coords[s] < l { from += (l - 1 - 2 * coords[s]) * strides[s] }
-            (dst + i * size).copyMemory(from: src + from * size, byteCount: size)
-            var d = rank - 1
+            (dst + i * block).copyMemory(from: src + from, byteCount: block)
+            var d = last
             while d >= 0 {
                 coords[d] += 1
                 if coords[d] < x.shape[d] { break }
