@@ -375,3 +375,10 @@ for op in ["UNSORTED_SEGMENT_SUM", "UNSORTED_SEGMENT_PROD", "UNSORTED_SEGMENT_MA
 CASES.append(Case("broadcast_args_int64_equal", "BROADCAST_ARGS",
                   [inp("int64", [3], values=[4, 5, 6]), inp("int64", [3], values=[4, 5, 6])], [out("int64")]))
 CASES.append(Case("rank_uint8_rank1", "RANK", [inp("uint8", [7])], [out("int32")]))
+# NaN and infinities in TOPK_V2: NaNs rank last, in their original order
+_NAN, _INF = float("nan"), float("inf")
+for k in [5, 2]:
+    CASES.append(Case(f"topk_v2_float32_nan_k{k}", "TOPK_V2",
+                      [inp("float32", [3, 5], values=[_NAN, -_INF, 1, _NAN, 2, 3, _NAN, _NAN, -_INF, _NAN,
+                                                      _NAN, _NAN, _NAN, _NAN, 1]), const("int32", [], [k])],
+                      [out("float32"), out("int32")]))

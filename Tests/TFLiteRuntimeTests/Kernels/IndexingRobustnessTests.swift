@@ -52,6 +52,8 @@ import Testing
         ("segment_sum_float32_runtime_ids", [floats([4, 2, 2]), .int32([0, 2, 1, 5], [4])]),
         ("segment_sum_float32_runtime_ids", [floats([4, 2, 2]), .int32([-3, -2, -1, 0], [4])]),
         ("unsorted_segment_sum_float32_runtime", [floats([5]), .int32([1, 1, 0, 3, 1], [5]), .int32([-1], [])]),
+        ("unsorted_segment_sum_float32_runtime", [floats([5]), .int32([1, 1, 0, 4, 1], [5]), .int32([4], [])]),
+        ("reverse_sequence_float32_batch2_seq0", [floats([4, 2, 3]), .int32([1, 5, 3], [3])]),
         ("range_int64_10_m4_runtime", [.int64([1], []), .int64([5], []), .int64([0], [])]),
         ("range_int64_10_m4_runtime", [.int64([.min], []), .int64([.max], []), .int64([1], [])]),
         ("range_int64_10_m4_runtime", [.int64([0], []), .int64([5], []), .int64([-1], [])]),
@@ -82,9 +84,9 @@ import Testing
             [Self.floats([4, 5]), Self.floats([2, 3]), .int32([.min, .max], [2])])
     }
 
-    @Test func idsOutsideTheSegmentsAreSkipped() throws {
+    @Test func negativeSegmentIdsAreSkipped() throws {
         try Self.run(
             "unsorted_segment_sum_float32_runtime",
-            [Self.floats([5]), .int32([-7, 1, 0, 99, 1], [5]), .int32([4], [])])
+            [Self.floats([5]), .int32([-7, 1, 0, -1, 1], [5]), .int32([4], [])])
     }
 }

@@ -3,8 +3,8 @@
 ///
 /// SEGMENT_SUM takes a vector of ids that start at 0 and grow by 0 or 1 from one row to the next
 /// (as LiteRT requires); the output has `last id + 1` rows. The unsorted forms take ids shaped like a
-/// prefix of `data`'s shape and the segment count in input 2; ids outside `0..<num_segments` are
-/// skipped. Empty segments hold the operation's neutral element (0, 1, the lowest or the highest
+/// prefix of `data`'s shape and the segment count in input 2; negative ids are skipped and ids
+/// from `num_segments` on fail. Empty segments hold the operation's neutral element (0, 1, the lowest or the highest
 /// value). Float32 and int32 (integers wrap), as in LiteRT.
 final class SegmentKernel: OpKernel {
     enum Operation { case sum, prod, max, min }
@@ -88,10 +88,9 @@ final class SegmentKernel: OpKernel {
         for i in y.indices { y[i] = neutral }
         for (row, id) in ids.enumerated() {
             let s = Int(id)
-            guard s >= 0, s < segments else {
-                if sorted { throw node.error("segment id \(s) is outside 0..<\(segments)") }
-                continue
-            }
+            // LiteRT skips negative ids of the unsorted forms and fails on ids past the last segment.
+            if s < 0 && !sorted { continue }
+            guard s >= 0, s < segments else { throw node.error("segment id \(s) is outside 0..<\(segments)") }
             for j in 0..<slice { y[s * slice + j] = combine(y[s * slice + j], x[row * slice + j]) }
         }
     }

@@ -1,6 +1,6 @@
 /// TOPK_V2: the `k` (input 1: int32, or int16 from version 3) largest values along the last axis,
 /// in descending order, with their positions (output 1: int32, or int16). Equal values keep their
-/// original order, as in LiteRT. Float32, int32, int64, int8, uint8 and int16 (quantized tensors
+/// original order and NaNs come last, as in LiteRT. Float32, int32, int64, int8, uint8 and int16 (quantized tensors
 /// compare their stored integers; the values output keeps the input's quantization).
 final class TopKKernel: OpKernel {
     private var k = 0
@@ -73,7 +73,12 @@ final class TopKKernel: OpKernel {
                 order.sort { a, b in
                     let va = x[base + a]
                     let vb = x[base + b]
-                    return va > vb || (!(vb > va) && a < b)
+                    // NaN (the only value unequal to itself) ranks below every number, as in LiteRT.
+                    let aIsNaN = va != va
+                    let bIsNaN = vb != vb
+                    if aIsNaN != bIsNaN { return bIsNaN }
+                    if aIsNaN { return a < b }
+                    return va > vb || (va == vb && a < b)
                 }
                 for j in 0..<k {
                     values[r * k + j] = x[base + order[j]]
