@@ -149,3 +149,32 @@ CASES.append(Case("reduce_prod_int16_chain", "REDUCE_PROD",
 # float16 (LiteRT refuses it for every reduction)
 for op in ["SUM", "MEAN", "REDUCE_MAX", "REDUCE_MIN", "REDUCE_PROD"]:
     _reduce(f"{op.lower()}_float16_axis1", op, "float16", [2, 3, 4], [1], False)
+# empty inputs and empty axis lists on the quantized and bool paths
+_R = ("ReducerOptions", {"keepDims": False})
+CASES += [
+    Case("reduce_any_bool_empty_rows", "REDUCE_ANY", [inp("bool", [0, 3]), const("int32", [1], [0])], [out("bool")],
+         options=_R),
+    Case("reduce_all_bool_empty_columns", "REDUCE_ALL", [inp("bool", [3, 0]), const("int32", [1], [1])], [out("bool")],
+         options=_R),
+    Case("sum_int8_empty_axes_rescale", "SUM", [inp("int8", [2, 3], scale=0.1, zero_point=1), const("int32", [0], [])],
+         [out("int8", scale=0.2, zero_point=-2)], options=_R, version=2),
+    Case("mean_int8_empty_axes_rescale", "MEAN", [inp("int8", [2, 3], scale=0.1, zero_point=1), const("int32", [0], [])],
+         [out("int8", scale=0.2, zero_point=-2)], options=_R, version=2),
+    Case("reduce_prod_int8_empty_axes_rescale", "REDUCE_PROD",
+         [inp("int8", [2, 3], scale=0.1, zero_point=1, low=-5, high=5), const("int32", [0], [])],
+         [out("int8", scale=0.2, zero_point=-2)], options=_R, version=2),
+    Case("reduce_min_int8_empty_input", "REDUCE_MIN",
+         [inp("int8", [0, 3], scale=0.1, zero_point=1), const("int32", [1], [0])],
+         [out("int8", scale=0.1, zero_point=1)], options=_R, version=2),
+    Case("reduce_max_float32_empty_input_all", "REDUCE_MAX", [inp("float32", [0, 3]), const("int32", [2], [0, 1])],
+         [out("float32")], options=_R),
+    Case("reduce_prod_int32_empty_input", "REDUCE_PROD", [inp("int32", [2, 0]), const("int32", [1], [1])],
+         [out("int32")], options=_R),
+]
+# quantized PROD over axes of size 1: LiteRT copies the stored values without requantizing
+CASES.append(Case("reduce_prod_int8_size1_axis_rescale", "REDUCE_PROD",
+                  [inp("int8", [2, 1, 3], scale=0.1, zero_point=1, low=-5, high=5), const("int32", [1], [1])],
+                  [out("int8", scale=0.2, zero_point=-2)], options=_R, version=2))
+CASES.append(Case("reduce_prod_int16_size1_axes_rescale", "REDUCE_PROD",
+                  [inp("int16", [1, 4, 1], scale=0.01, low=-50, high=50), const("int32", [2], [0, 2])],
+                  [out("int16", scale=0.02)], options=("ReducerOptions", {"keepDims": True}), version=2))

@@ -22,6 +22,9 @@ final class FoldReduceKernel: OpKernel {
     /// Quantized REDUCE_PROD: the multiplier applied after every step and once at the end.
     private var prodScaling: FixedPoint.Multiplier?
     private var wideProducts: [Int64] = []
+    /// Quantized REDUCE_PROD that folds one element per output: LiteRT copies the stored values
+    /// unchanged (no requantization), whatever the output's scale.
+    private var copiesQuantized = false
 
     init(_ node: Node, _ operation: Operation) throws {
         self.operation = operation
@@ -62,7 +65,8 @@ final class FoldReduceKernel: OpKernel {
         let layout = try ReductionLayout(node, shape: x.shape, axes: axes, keepDims: keepDims)
         self.layout = layout
         prodScaling = nil
-        if operation == .prod && quantized {
+        copiesQuantized = operation == .prod && quantized && layout.inputCount > 0 && layout.reducedCount == 1
+        if operation == .prod && quantized && !copiesQuantized {
             guard layout.inputCount > 0, layout.outputCount > 0 else {
                 throw node.error("quantized REDUCE_PROD of an empty tensor is not supported")
             }
@@ -87,6 +91,8 @@ final class FoldReduceKernel: OpKernel {
         let type = try node.input(0).type
         switch (operation, type) {
         case (.min, .bool), (.prod, .bool): try ReduceKernel.copy(node, layout)
+        case (.prod, .int8) where copiesQuantized, (.prod, .int16) where copiesQuantized:
+            try ReduceKernel.copy(node, layout)
         case (.any, _): try fold(AnyReducer(), UInt8.self, node, layout)
         case (.all, _): try fold(AllReducer(), UInt8.self, node, layout)
         case (.min, .float32): try fold(MinReducer<Float>(), Float.self, node, layout)

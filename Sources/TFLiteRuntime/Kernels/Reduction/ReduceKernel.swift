@@ -63,12 +63,17 @@ final class ReduceKernel: OpKernel {
         try node.setOutput(0, type: x.type, shape: layout.outputShape)
     }
 
-    /// An empty axis list on a BOOL input: LiteRT copies the input before looking at the type.
+    /// The input's bytes as the output's: LiteRT's copy when nothing is reduced (an empty axis list
+    /// on a BOOL input, or quantized REDUCE_PROD over axes of size 1).
     static func copy(_ node: Node, _ layout: ReductionLayout) throws {
-        let x = try node.elementwiseBuffer(try node.input(0), UInt8.self, role: "input")
-        let y = try node.elementwiseBuffer(try node.output(0), UInt8.self, role: "output")
-        guard x.count == y.count else { throw node.error("tensor sizes do not match the prepared reduction") }
-        if let src = x.baseAddress, let dst = y.baseAddress { dst.update(from: src, count: x.count) }
+        let x = try node.input(0)
+        let y = try node.output(0)
+        guard x.elementCount == y.elementCount, x.type == y.type else {
+            throw node.error("tensor sizes do not match the prepared reduction")
+        }
+        let src = try MoveSupport.source(x, node, role: "input")
+        let dst = try MoveSupport.destination(y, node, role: "output")
+        if src != UnsafeRawPointer(dst) { dst.copyMemory(from: src, byteCount: x.elementCount * x.type.byteSize) }
     }
 
     /// The integer values of a shape-like operand, checked to be all there.
