@@ -382,3 +382,24 @@ for k in [5, 2]:
                       [inp("float32", [3, 5], values=[_NAN, -_INF, 1, _NAN, 2, 3, _NAN, _NAN, -_INF, _NAN,
                                                       _NAN, _NAN, _NAN, _NAN, 1]), const("int32", [], [k])],
                       [out("float32"), out("int32")]))
+# Empty outputs and other edges LiteRT runs (REVERSE_V2 with an empty axis list crashes LiteRT 2.3: no case)
+CASES += [
+    Case("topk_v2_float32_k0", "TOPK_V2", [inp("float32", [2, 3]), const("int32", [], [0])],
+         [out("float32"), out("int32")]),
+    Case("cumsum_float32_empty", "CUMSUM", [inp("float32", [0, 3]), const("int32", [], [1])], [out("float32")],
+         options=("CumsumOptions", {"exclusive": False, "reverse": False})),
+    Case("sparse_to_dense_float32_mixed_index_types", "SPARSE_TO_DENSE",
+         [const("int32", [2, 1], [1, 3]), const("int64", [1], [5]), inp("float32", [2]), const("float32", [], [0.0])],
+         [out("float32")], options=("SparseToDenseOptions", {"validateIndices": False})),
+    Case("one_hot_float32_depth0", "ONE_HOT",
+         [inp("int32", [3], values=[0, 1, 2]), const("int32", [], [0]), const("float32", [], [1.0]),
+          const("float32", [], [0.0])], [out("float32")], options=("OneHotOptions", {"axis": -1})),
+    Case("broadcast_to_int16_quantized", "BROADCAST_TO", [inp("int16", [1, 2], scale=0.5), const("int32", [2], [3, 2])],
+         [out("int16", scale=0.5)], version=2),
+    Case("matrix_diag_int32_empty", "MATRIX_DIAG", [inp("int32", [2, 0])], [out("int32")]),
+    Case("range_float32_negative_zero", "RANGE",
+         [const("float32", [], [-0.0]), const("float32", [], [1.0]), const("float32", [], [0.25])], [out("float32")]),
+    Case("rank_bool_rank0", "RANK", [inp("bool", [])], [out("int32")]),
+    Case("bucketize_float64_exact", "BUCKETIZE", [inp("float64", [3], values=[0.1, 0.5, 0.30000001192092896])],
+         [out("int32")], options=("BucketizeOptions", {"boundaries": [0.1, 0.3]})),
+]
