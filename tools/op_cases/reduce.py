@@ -178,3 +178,10 @@ CASES.append(Case("reduce_prod_int8_size1_axis_rescale", "REDUCE_PROD",
 CASES.append(Case("reduce_prod_int16_size1_axes_rescale", "REDUCE_PROD",
                   [inp("int16", [1, 4, 1], scale=0.01, low=-50, high=50), const("int32", [2], [0, 2])],
                   [out("int16", scale=0.02)], options=("ReducerOptions", {"keepDims": True}), version=2))
+# 4D over H and W outside LiteRT's dedicated MEAN path (no keep_dims, int16, SUM), and axes [2, 1]
+for dtype in ["int8", "uint8", "int16"]:
+    q = _QUANT[dtype]
+    qo = {"scale": q["scale"] * 0.7, "zero_point": q["zero_point"] + (2 if dtype != "int16" else 0)}
+    _reduce(f"mean_{dtype}_hw_nokeep", "MEAN", dtype, [2, 3, 4, 5], [1, 2], False, 2, q, qo)
+    _reduce(f"mean_{dtype}_hw_reversed_axes", "MEAN", dtype, [1, 4, 3, 17], [2, 1], True, 2, q, qo)
+    _reduce(f"sum_{dtype}_hw_keep", "SUM", dtype, [2, 3, 4, 5], [1, 2], True, 2, q, {**qo, "scale": q["scale"] * 4})
