@@ -403,3 +403,11 @@ CASES += [
     Case("bucketize_float64_exact", "BUCKETIZE", [inp("float64", [3], values=[0.1, 0.5, 0.30000001192092896])],
          [out("int32")], options=("BucketizeOptions", {"boundaries": [0.1, 0.3]})),
 ]
+# Operators without an options table take the schema's defaults
+CASES += [
+    Case("cumsum_float32_no_options", "CUMSUM", [inp("float32", [2, 3]), const("int32", [], [1])], [out("float32")]),
+    Case("one_hot_float32_no_options", "ONE_HOT",
+         [inp("int32", [3], values=[0, 0, 1]), const("int32", [], [2]), const("float32", [], [1.0]),
+          const("float32", [], [0.0])], [out("float32")]),
+    Case("bucketize_float32_no_options", "BUCKETIZE", [inp("float32", [3])], [out("int32")]),
+]

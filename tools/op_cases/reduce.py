@@ -185,3 +185,6 @@ for dtype in ["int8", "uint8", "int16"]:
     _reduce(f"mean_{dtype}_hw_nokeep", "MEAN", dtype, [2, 3, 4, 5], [1, 2], False, 2, q, qo)
     _reduce(f"mean_{dtype}_hw_reversed_axes", "MEAN", dtype, [1, 4, 3, 17], [2, 1], True, 2, q, qo)
     _reduce(f"sum_{dtype}_hw_keep", "SUM", dtype, [2, 3, 4, 5], [1, 2], True, 2, q, {**qo, "scale": q["scale"] * 4})
+CASES.append(Case("sum_float32_no_options", "SUM", [inp("float32", [2, 3]), const("int32", [1], [1])], [out("float32")]))
+CASES.append(Case("reduce_prod_int32_no_options", "REDUCE_PROD", [inp("int32", [2, 3], low=-3, high=3),
+                                                                const("int32", [1], [0])], [out("int32")]))

@@ -1,7 +1,8 @@
 /// TOPK_V2: the `k` (input 1: int32, or int16 from version 3) largest values along the last axis,
 /// in descending order, with their positions (output 1: int32, or int16). Equal values keep their
-/// original order and NaNs come last, as in LiteRT. Float32, int32, int64, int8, uint8 and int16 (quantized tensors
-/// compare their stored integers; the values output keeps the input's quantization).
+/// original order and NaNs come last, as in LiteRT. Float32, int32, int64, int8, uint8 and int16
+/// (quantized tensors compare their stored integers; the values output keeps the input's
+/// quantization).
 final class TopKKernel: OpKernel {
     private var k = 0
     /// Positions of one row, sorted in `eval`; sized in `prepare`.
