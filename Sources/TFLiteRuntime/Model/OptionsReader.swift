@@ -22,6 +22,8 @@ struct OptionsReader {
     }
     func string(_ field: Int) throws -> String? {
         try node.options?.string(field)
+    func floats(_ field: Int) throws -> [Float]? {
+        try node.options?.floatVector(field)
     }
     func has(_ field: Int) -> Bool { node.options?.has(field) ?? false }
 

@@ -4,8 +4,8 @@
 ///
 /// Ties resolve to the lowest index, as in LiteRT: a later value replaces the best only when it is
 /// strictly greater (smaller). NaNs are skipped (see `ArgComparable`). Inputs: float32, int32,
-/// int64, and int8/uint8 (a quantized tensor's order is that of its stored integers, so no
-/// dequantizing is needed).
+/// int64 (which LiteRT refuses), bool (false < true) and int8/uint8 (a quantized tensor's order is
+/// that of its stored integers, so no dequantizing is needed).
 final class ArgMinMaxKernel: OpKernel {
     let isMax: Bool
     let indexType: TensorType
@@ -25,7 +25,7 @@ final class ArgMinMaxKernel: OpKernel {
     func prepare(_ node: Node) throws {
         let x = try node.input(0)
         let axis = try node.input(1)
-        try node.expect(x, type: .float32, .int32, .int64, .uint8, .int8, role: "input")
+        try node.expect(x, type: .float32, .int32, .int64, .uint8, .int8, .bool, role: "input")
         try node.expect(axis, type: .int32, .int64, role: "axis")
         guard axis.elementCount == 1 else { throw node.error("axis must have one element, has shape \(axis.shape)") }
         guard x.rank >= 1 else { throw node.error("input must have at least one dimension") }
@@ -58,7 +58,7 @@ final class ArgMinMaxKernel: OpKernel {
         case .float32: try run(Float.self, node)
         case .int32: try run(Int32.self, node)
         case .int64: try run(Int64.self, node)
-        case .uint8: try run(UInt8.self, node)
+        case .uint8, .bool: try run(UInt8.self, node)
         case .int8: try run(Int8.self, node)
         case let type: throw node.error("input type \(type.name) is not supported")
         }

@@ -81,7 +81,8 @@ struct QuantizedReduceParams {
         case .mean(let m):
             r = FixedPoint.multiply(sum &- inputZeroPoint &* Int32(truncatingIfNeeded: count), by: m) &+ outputZeroPoint
         case .sum(let scale, let bias):
-            r = ReferenceQuantizedActivation.truncateToInt32((Float(sum) * scale + bias).rounded(.toNearestOrAwayFromZero))
+            let rounded = (Float(sum) * scale + bias).rounded(.toNearestOrAwayFromZero)
+            r = ReferenceQuantizedActivation.truncateToInt32(rounded)
                 &+ outputZeroPoint
         }
         return min(qmax, max(qmin, r))

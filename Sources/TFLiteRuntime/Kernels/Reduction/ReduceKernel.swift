@@ -4,7 +4,8 @@
 /// Float32, int32 and int64. As in LiteRT: SUM and REDUCE_MAX accumulate in the element type
 /// (integer sums wrap); float MEAN sums in float and divides by the count; integer MEAN sums in 64
 /// bits and truncates toward zero; MEAN of an empty input is NaN (0 for integers) and REDUCE_MAX of
-/// nothing is the lowest finite value.
+/// nothing is the lowest finite value. SUM and REDUCE_MAX copy a BOOL input given an empty axis list,
+/// as LiteRT does.
 final class ReduceKernel: OpKernel {
     enum Operation { case mean, sum, max }
 
@@ -31,6 +32,8 @@ final class ReduceKernel: OpKernel {
             break
         case .uint8, .int8, .int16:
             break
+        case .bool where operation != .mean:
+            break
         default:
             throw node.error("input type \(x.type.name) is not supported; supported: FLOAT32, INT32, INT64")
         }
@@ -41,6 +44,9 @@ final class ReduceKernel: OpKernel {
             return
         }
         let axes = try ReduceKernel.values(of: axis, node)
+        if x.type == .bool && !axes.isEmpty {
+            throw node.error("BOOL input is only supported with an empty axis list (a copy)")
+        }
         let layout = try ReductionLayout(node, shape: x.shape, axes: axes, keepDims: keepDims)
         self.layout = layout
         if operation == .mean && x.type != .float32 && wideSums.count != layout.outputCount {
@@ -55,6 +61,19 @@ final class ReduceKernel: OpKernel {
             }
         }
         try node.setOutput(0, type: x.type, shape: layout.outputShape)
+    }
+
+    /// The input's bytes as the output's: LiteRT's copy when nothing is reduced (an empty axis list
+    /// on a BOOL input, or quantized REDUCE_PROD over axes of size 1).
+    static func copy(_ node: Node, _ layout: ReductionLayout) throws {
+        let x = try node.input(0)
+        let y = try node.output(0)
+        guard x.elementCount == y.elementCount, x.type == y.type else {
+            throw node.error("tensor sizes do not match the prepared reduction")
+        }
+        let src = try MoveSupport.source(x, node, role: "input")
+        let dst = try MoveSupport.destination(y, node, role: "output")
+        if src != UnsafeRawPointer(dst) { dst.copyMemory(from: src, byteCount: x.elementCount * x.type.byteSize) }
     }
 
     /// The integer values of a shape-like operand, checked to be all there.
@@ -79,6 +98,7 @@ final class ReduceKernel: OpKernel {
         case (.uint8, _): try reduceQuantized(UInt8.self, node, layout)
         case (.int8, _): try reduceQuantized(Int8.self, node, layout)
         case (.int16, _): try reduceQuantized(Int16.self, node, layout)
+        case (.bool, _): try ReduceKernel.copy(node, layout)
         default: throw node.error("input type \(type.name) is not supported")
         }
     }
@@ -146,10 +166,13 @@ final class ReduceKernel: OpKernel {
             y.initialize(repeating: 0)
             return
         }
-        let qmin = Int32(T.min), qmax = Int32(T.max)
+        let qmin = Int32(T.min)
+        let qmax = Int32(T.max)
         quantizedSums.withUnsafeMutableBufferPointer { sums in
             layout.fold(QuantizedSumReducer<T>(), UnsafePointer(x.baseAddress), sums, threads: node.threadCount)
-            for i in 0..<y.count { y[i] = T(truncatingIfNeeded: quantized.output(sums[i], index: i, qmin: qmin, qmax: qmax)) }
+            for i in 0..<y.count {
+                y[i] = T(truncatingIfNeeded: quantized.output(sums[i], index: i, qmin: qmin, qmax: qmax))
+            }
         }
     }
 }
