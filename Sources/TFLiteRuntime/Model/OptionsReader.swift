@@ -22,6 +22,7 @@ struct OptionsReader {
     }
     func string(_ field: Int) throws -> String? {
         try node.options?.string(field)
+    }
     func floats(_ field: Int) throws -> [Float]? {
         try node.options?.floatVector(field)
     }
