@@ -35,6 +35,7 @@ DTYPES: dict[str, tuple[int, Any]] = {
     "uint32": (schema.TensorType.UINT32, np.uint32),
     "int64": (schema.TensorType.INT64, np.int64),
     "bool": (schema.TensorType.BOOL, np.bool_),
+    "complex64": (schema.TensorType.COMPLEX64, np.complex64),
 }
 
 BUILTINS: dict[str, int] = {k: v for k, v in vars(schema.BuiltinOperator).items() if not k.startswith("_")}

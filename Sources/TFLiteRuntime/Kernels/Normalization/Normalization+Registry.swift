@@ -6,6 +6,11 @@ extension OpRegistry {
             .l2Normalization: { try L2NormalizationKernel($0) },
             .localResponseNormalization: { try LocalResponseNormalizationKernel($0) },
             .l2Pool2D: { try L2Pool2DKernel($0) },
+            .conv3D: { try Conv3DKernel($0, transposed: false) },
+            .conv3DTranspose: { try Conv3DKernel($0, transposed: true) },
+            .nonMaxSuppressionV4: { try NonMaxSuppressionKernel($0, soft: false) },
+            .nonMaxSuppressionV5: { try NonMaxSuppressionKernel($0, soft: true) },
+            .rfft2D: { try RFFT2DKernel($0) },
         ]
     }
 }
