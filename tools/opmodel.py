@@ -56,6 +56,7 @@ class TensorSpec:
     zero_point: int | list[int] | None = None
     axis: int = 0
     unique: bool = False  # random values without repeats (TOPK ties, ...)
+    variable: bool = False  # a variable (state) tensor: not a graph input, LiteRT zeroes it
 
     def array(self, rng: np.random.Generator) -> np.ndarray:
         """The tensor's values: the given ones, or seeded random ones of its dtype."""
@@ -96,6 +97,11 @@ def const(dtype: str, shape: Sequence[int], values: Any, **kw: Any) -> TensorSpe
     return TensorSpec(dtype, list(shape), values=values, const=True, **kw)
 
 
+def var(dtype: str, shape: Sequence[int], **kw: Any) -> TensorSpec:
+    """A variable tensor (an RNN / LSTM / SVDF state): `is_variable`, no buffer data, not a graph input."""
+    return TensorSpec(dtype, list(shape), variable=True, **kw)
+
+
 def out(dtype: str, shape: Sequence[int] = (), **kw: Any) -> TensorSpec:
     """An output; its shape is filled in from LiteRT's answer when left empty."""
     return TensorSpec(dtype, list(shape), **kw)
@@ -120,7 +126,7 @@ class Case:
     def input_arrays(self) -> list[np.ndarray]:
         """Values of the run-time inputs, in input order (deterministic per case name)."""
         rng = self.rng()
-        return [t.array(rng) for t in self.inputs if t is not None and not t.const]
+        return [t.array(rng) for t in self.inputs if t is not None and not t.const and not t.variable]
 
 
 def _quantization(spec: TensorSpec) -> "schema.QuantizationParametersT | None":
@@ -176,6 +182,8 @@ def build(case: Case, output_shapes: Sequence[Sequence[int]] | None = None) -> b
         t.shape = list(shape)
         t.buffer = 0
         t.quantization = _quantization(spec)
+        if spec.variable:
+            t.isVariable = True
         if spec.const:
             data = spec.array(rng)
             b = schema.BufferT()
@@ -191,7 +199,7 @@ def build(case: Case, output_shapes: Sequence[Sequence[int]] | None = None) -> b
             continue
         index = add_tensor(spec, f"input_{i}", spec.shape)
         op_inputs.append(index)
-        if not spec.const:
+        if not spec.const and not spec.variable:
             graph_inputs.append(index)
     op_outputs = []
     for i, spec in enumerate(case.outputs):

@@ -1,6 +1,6 @@
 extension OpRegistry {
     /// Normalizations, L2 pooling, 3-D convolutions, non-max suppression, RFFT2D and the classic
-    /// recurrent cells (RNN, SVDF, bidirectional sequence models).
+    /// recurrent cells (RNN, SVDF, LSTM, bidirectional sequence models).
     static var normalizationKernels: [BuiltinOperator: KernelFactory] {
         [
             .l2Normalization: { try L2NormalizationKernel($0) },
@@ -11,6 +11,12 @@ extension OpRegistry {
             .nonMaxSuppressionV4: { try NonMaxSuppressionKernel($0, soft: false) },
             .nonMaxSuppressionV5: { try NonMaxSuppressionKernel($0, soft: true) },
             .rfft2D: { try RFFT2DKernel($0) },
+            .rnn: { try ClassicRNNKernel($0, form: .single) },
+            .unidirectionalSequenceRnn: { try ClassicRNNKernel($0, form: .sequence) },
+            .bidirectionalSequenceRnn: { try ClassicRNNKernel($0, form: .bidirectional) },
+            .svdf: { try ClassicSVDFKernel($0) },
+            .lstm: { try BidirectionalSequenceLSTMKernel($0, bidirectional: false) },
+            .bidirectionalSequenceLstm: { try BidirectionalSequenceLSTMKernel($0, bidirectional: true) },
         ]
     }
 }

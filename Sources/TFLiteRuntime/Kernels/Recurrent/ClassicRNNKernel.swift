@@ -1,0 +1,135 @@
+/// RNN, UNIDIRECTIONAL_SEQUENCE_RNN and BIDIRECTIONAL_SEQUENCE_RNN: fully connected recurrent
+/// layers, float32 or hybrid (int8 weights, float32 input, state and output).
+///
+/// RNN inputs: input `[batch, in]`, weights `[units, in]`, recurrent weights `[units, units]`, bias
+/// `[units]`, hidden state `[batch, units]` (variable); output `[batch, units]`. The sequence form
+/// takes input `[batch, time, in]` (or `[time, batch, in]` when time-major) and outputs every step.
+/// BIDIRECTIONAL_SEQUENCE_RNN has a forward (operands 1–4) and a backward (5–8) cell, the backward
+/// one walking time in reverse; auxiliary inputs (9–11) must be absent. Its outputs are the two
+/// directions, or one output with both side by side when `merge_outputs`. Options: `RNNOptions`,
+/// `SequenceRNNOptions`, `BidirectionalSequenceRNNOptions` (activation, time-major, merge,
+/// asymmetric input quantization). LiteRT zeroes the states when tensors are allocated; so does
+/// the first run after each `prepare`.
+final class ClassicRNNKernel: OpKernel {
+    enum Form { case single, sequence, bidirectional }
+
+    private let form: Form
+    private let activation: FusedActivation
+    private let timeMajor: Bool
+    private let merge: Bool
+    private let asymmetric: Bool
+    private var needsStateReset = true
+    private var scratch = [Int8]()
+
+    init(_ node: Node, form: Form) throws {
+        self.form = form
+        switch form {
+        case .single:
+            try node.expect(inputs: 5, outputs: 1)
+            let p = try RNNParameters(node)
+            (activation, timeMajor, merge, asymmetric) = (p.activation, true, false, p.asymmetricQuantizeInputs)
+        case .sequence:
+            try node.expect(inputs: 5, outputs: 1)
+            let p = try SequenceRNNParameters(node)
+            (activation, timeMajor, merge, asymmetric) = (p.activation, p.timeMajor, false, p.asymmetricQuantizeInputs)
+        case .bidirectional:
+            try node.expect(inputs: 9, 12, outputs: node.outputs.count)
+            let p = try BidirectionalSequenceRNNParameters(node)
+            (activation, timeMajor, merge, asymmetric) = (p.activation, p.timeMajor, p.mergeOutputs, p.asymmetricQuantizeInputs)
+            guard node.outputs.count == (merge ? 1 : 2) else {
+                throw node.error("expects \(merge ? 1 : 2) outputs, has \(node.outputs.count)")
+            }
+        }
+        guard activation != .signBit else { throw node.error("sign-bit activation is not supported") }
+    }
+
+    private func cell(_ node: Node, _ first: Int) throws -> ClassicRNNCell {
+        try ClassicRNNCell(
+            input: .init(try node.input(first), node: node, role: "weights"),
+            recurrent: .init(try node.input(first + 1), node: node, role: "recurrent weights"),
+            bias: try node.input(first + 2), activation: activation, asymmetric: asymmetric, node: node)
+    }
+
+    /// Batch, time and input width of the input operand.
+    private func dimensions(_ node: Node) throws -> (batch: Int, time: Int, width: Int) {
+        let x = try node.input(0)
+        try node.expect(x, type: .float32, role: "input")
+        if form == .single {
+            guard x.rank == 2 else { throw node.error("input must have rank 2, has shape \(x.shape)") }
+            return (x.dim(0), 1, x.dim(1))
+        }
+        guard x.rank == 3 else { throw node.error("input must have rank 3, has shape \(x.shape)") }
+        return timeMajor ? (x.dim(1), x.dim(0), x.dim(2)) : (x.dim(0), x.dim(1), x.dim(2))
+    }
+
+    private var stateIndices: [Int] { form == .bidirectional ? [4, 8] : [4] }
+
+    func prepare(_ node: Node) throws {
+        needsStateReset = true
+        if form == .bidirectional {
+            for i in 9..<node.inputCount where node.optionalInput(i) != nil {
+                throw node.error("auxiliary inputs are not supported")
+            }
+        }
+        let (batch, time, width) = try dimensions(node)
+        var units = [Int]()
+        let firsts = form == .bidirectional ? [1, 5] : [1]
+        for (k, first) in firsts.enumerated() {
+            let c = try cell(node, first)
+            guard c.input.cols == width else { throw node.error("weights expect \(c.input.cols) inputs, input has \(width)") }
+            let state = try node.input(stateIndices[k])
+            try node.expect(state, type: .float32, role: "hidden state")
+            guard state.elementCount == batch * c.units else {
+                throw node.error("hidden state has shape \(state.shape), needs \(batch) x \(c.units)")
+            }
+            units.append(c.units)
+        }
+        let lead = form == .single ? [batch] : (timeMajor ? [time, batch] : [batch, time])
+        if merge {
+            try node.setOutput(0, type: .float32, shape: lead + [units.reduce(0, +)])
+        } else {
+            for (k, u) in units.enumerated() { try node.setOutput(k, type: .float32, shape: lead + [u]) }
+        }
+    }
+
+    func eval(_ node: Node) throws {
+        let (batch, time, width) = try dimensions(node)
+        if needsStateReset {
+            for i in stateIndices {
+                let s = try FloatOperand.read(try node.input(i), node: node, role: "hidden state")
+                for j in s.indices { s[j] = 0 }
+            }
+            needsStateReset = false
+        }
+        let x = UnsafePointer(try FloatOperand.base(try node.input(0), node: node, role: "input"))
+        let cells = try (form == .bidirectional ? [1, 5] : [1]).map { try cell(node, $0) }
+        let totalUnits = cells.reduce(0) { $0 + $1.units }
+        for (k, c) in cells.enumerated() {
+            let state = try FloatOperand.base(try node.input(stateIndices[k]), node: node, role: "hidden state")
+            let out = try FloatOperand.base(try node.output(merge ? 0 : k), node: node, role: "output")
+            let (y, stride) = merge ? (out + (k == 0 ? 0 : cells[0].units), totalUnits) : (out, c.units)
+            let backward = k == 1
+            // LiteRT's hybrid time-major bidirectional kernel wraps both directions' passes in one
+            // more loop over time, so each direction runs over the sequence `time` times, its state
+            // carried on; the outputs are those of the last pass. Reproduced for identical results.
+            let passes = form == .bidirectional && c.input.isHybrid ? time : 1
+            if timeMajor {
+                for _ in 0..<passes {
+                    for s in 0..<time {
+                        let t = backward ? time - 1 - s : s
+                        c.step(x + t * batch * width, batch: batch, state: state, output: y + t * batch * stride,
+                               outputStride: stride, scratch: &scratch)
+                    }
+                }
+            } else {
+                for b in 0..<batch {
+                    for s in 0..<time {
+                        let t = backward ? time - 1 - s : s
+                        c.step(x + (b * time + t) * width, batch: 1, state: state + b * c.units,
+                               output: y + (b * time + t) * stride, outputStride: stride, scratch: &scratch)
+                    }
+                }
+            }
+        }
+    }
+}

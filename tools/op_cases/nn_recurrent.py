@@ -1,0 +1,161 @@
+"""Classic recurrent operators: RNN, UNIDIRECTIONAL_SEQUENCE_RNN, BIDIRECTIONAL_SEQUENCE_RNN, SVDF, LSTM and
+BIDIRECTIONAL_SEQUENCE_LSTM; float and hybrid (int8 weights, float activations). States are variable tensors."""
+
+import zlib
+
+import numpy as np
+
+from opmodel import Case, const, inp, out, var
+
+CASES = []
+
+
+def _w(name, shape, scale=0.4):
+    rng = np.random.default_rng(zlib.crc32(name.encode()))
+    return (rng.uniform(-1, 1, size=shape) * scale).astype(np.float32)
+
+
+def weight(name, shape, hybrid, scale=0.4, per_channel=False):
+    """A constant weight matrix: float32, or int8 symmetric (per tensor) for hybrid cases."""
+    values = _w(name, shape, scale)
+    if not hybrid:
+        return const("float32", shape, values.tolist())
+    s = float(np.abs(values).max()) / 127 or 1.0
+    q = np.clip(np.round(values / s), -127, 127).astype(np.int8)
+    return const("int8", shape, q.tolist(), scale=s, zero_point=0)
+
+
+def bias(name, n):
+    return const("float32", [n], _w(name, [n], 0.2).tolist())
+
+
+# RNN / UNIDIRECTIONAL_SEQUENCE_RNN: input, weights [units, in], recurrent [units, units], bias, hidden state.
+for kind in ("float32", "hybrid", "hybrid_asym"):
+    hybrid = kind != "float32"
+    asym = kind == "hybrid_asym"
+    version = 1 if not hybrid else (3 if asym else 2)
+    for act, act_name in ((4, "tanh"), (1, "relu"), (0, "none")):
+        if hybrid and act == 0:
+            continue
+        batch, n_in, units = 2, 3, 4
+        name = f"rnn_{kind}_{act_name}"
+        CASES.append(Case(name, "RNN",
+                          [inp("float32", [batch, n_in]), weight(name + "w", [units, n_in], hybrid),
+                           weight(name + "r", [units, units], hybrid), bias(name + "b", units),
+                           var("float32", [batch, units])],
+                          [out("float32")], options=("RNNOptions", {"fusedActivationFunction": act,
+                                                                    "asymmetricQuantizeInputs": asym}),
+                          version=version))
+    for time_major in (False, True):
+        for act, act_name in ((4, "tanh"), (1, "relu")):
+            batch, time, n_in, units = 2, 5, 3, 4
+            name = f"unidirectional_sequence_rnn_{kind}_{act_name}_{'time_major' if time_major else 'batch_major'}"
+            shape = [time, batch, n_in] if time_major else [batch, time, n_in]
+            CASES.append(Case(name, "UNIDIRECTIONAL_SEQUENCE_RNN",
+                              [inp("float32", shape), weight(name + "w", [units, n_in], hybrid),
+                               weight(name + "r", [units, units], hybrid), bias(name + "b", units),
+                               var("float32", [batch, units])],
+                              [out("float32")],
+                              options=("SequenceRNNOptions", {"timeMajor": time_major, "fusedActivationFunction": act,
+                                                              "asymmetricQuantizeInputs": asym}),
+                              version=version))
+
+# BIDIRECTIONAL_SEQUENCE_RNN: fw (weights, recurrent, bias, state), bw (same), aux input + aux weights.
+for kind in ("float32", "hybrid"):
+    hybrid = kind == "hybrid"
+    for time_major in (True, False):
+        for merge in (False, True):
+            if hybrid and merge and time_major:
+                continue  # LiteRT 2.3 crashes (segmentation fault) on this one
+            batch, time, n_in, fw_units, bw_units = 2, 4, 3, 4, 3
+            name = f"bidirectional_sequence_rnn_{kind}_{'time_major' if time_major else 'batch_major'}" \
+                   f"{'_merged' if merge else ''}"
+            shape = [time, batch, n_in] if time_major else [batch, time, n_in]
+            inputs = [inp("float32", shape),
+                      weight(name + "fw", [fw_units, n_in], hybrid), weight(name + "fr", [fw_units, fw_units], hybrid),
+                      bias(name + "fb", fw_units), var("float32", [batch, fw_units]),
+                      weight(name + "bw", [bw_units, n_in], hybrid), weight(name + "br", [bw_units, bw_units], hybrid),
+                      bias(name + "bb", bw_units), var("float32", [batch, bw_units]), None, None, None]
+            CASES.append(Case(name, "BIDIRECTIONAL_SEQUENCE_RNN", inputs,
+                              [out("float32")] if merge else [out("float32"), out("float32")],
+                              options=("BidirectionalSequenceRNNOptions",
+                                       {"timeMajor": time_major, "fusedActivationFunction": 4, "mergeOutputs": merge}),
+                              version=2 if hybrid else 1))
+
+# SVDF: input [batch, in], weights_feature [filters, in], weights_time [filters, memory], bias [units], state.
+for kind in ("float32", "hybrid"):
+    hybrid = kind == "hybrid"
+    for rank, units, memory, act, with_bias in ((1, 4, 3, 0, True), (2, 3, 4, 1, True), (1, 2, 5, 0, False)):
+        batch, n_in = 2, 3
+        filters = units * rank
+        name = f"svdf_{kind}_rank{rank}_memory{memory}{'' if with_bias else '_no_bias'}"
+        CASES.append(Case(name, "SVDF",
+                          [inp("float32", [batch, n_in]), weight(name + "f", [filters, n_in], hybrid),
+                           weight(name + "t", [filters, memory], hybrid),
+                           bias(name + "b", units) if with_bias else None, var("float32", [batch, memory * filters])],
+                          [out("float32")],
+                          options=("SVDFOptions", {"rank": rank, "fusedActivationFunction": act}),
+                          version=2 if hybrid else 1))
+
+
+def lstm_operands(prefix, n_in, cell, n_out, hybrid, cifg=False, peephole=False, projection=False):
+    """The 17 weight/bias operands of one LSTM direction (input weights ... projection bias)."""
+    ops = []
+    for g in ("i", "f", "c", "o"):
+        ops.append(None if (cifg and g == "i") else weight(f"{prefix}x{g}", [cell, n_in], hybrid))
+    for g in ("i", "f", "c", "o"):
+        ops.append(None if (cifg and g == "i") else weight(f"{prefix}h{g}", [cell, n_out], hybrid))
+    for g in ("i", "f", "o"):
+        ops.append(None if (not peephole or (cifg and g == "i")) else weight(f"{prefix}p{g}", [cell], hybrid, 0.3))
+    for g in ("i", "f", "c", "o"):
+        ops.append(None if (cifg and g == "i") else bias(f"{prefix}b{g}", cell))
+    ops.append(weight(f"{prefix}proj", [n_out, cell], hybrid) if projection else None)
+    ops.append(bias(f"{prefix}projb", n_out) if projection else None)
+    return ops
+
+
+# LSTM (full kernel): 24 operands; [batch, input] in, [batch, output] out.
+for kind in ("float32", "hybrid"):
+    hybrid = kind == "hybrid"
+    for variant, cifg, peephole, projection, layer_norm in (
+        ("basic", False, False, False, False), ("cifg_peephole", True, True, False, False),
+        ("projection", False, False, True, False), ("layer_norm", False, True, False, True),
+    ):
+        batch, n_in, cell = 2, 3, 4
+        n_out = 3 if projection else cell
+        name = f"lstm_{kind}_{variant}"
+        inputs = [inp("float32", [batch, n_in])] + lstm_operands(name, n_in, cell, n_out, hybrid, cifg, peephole,
+                                                                 projection)
+        inputs += [var("float32", [batch, n_out]), var("float32", [batch, cell])]
+        if layer_norm:
+            inputs += [None if (cifg and g == "i") else const("float32", [cell], (1 + _w(name + "ln" + g, [cell], 0.3)).tolist())
+                       for g in ("i", "f", "c", "o")]
+        version = 3 if layer_norm else (2 if hybrid else 1)
+        CASES.append(Case(name, "LSTM", inputs, [out("float32")],
+                          options=("LSTMOptions", {"fusedActivationFunction": 4, "cellClip": 0.0 if variant != "basic" else 3.0,
+                                                   "projClip": 0.0, "kernelType": 0}),
+                          version=version))
+
+# BIDIRECTIONAL_SEQUENCE_LSTM: 48 operands (fw 1-17, bw 18-34, states 35-38, aux 39-47).
+for kind in ("float32", "hybrid"):
+    hybrid = kind == "hybrid"
+    for variant, time_major, merge, projection in (
+        ("time_major", True, False, False), ("batch_major_merged", False, True, False),
+        ("projection", True, False, True),
+    ):
+        batch, time, n_in, cell = 2, 3, 3, 4
+        n_out = 2 if projection else cell
+        name = f"bidirectional_sequence_lstm_{kind}_{variant}"
+        shape = [time, batch, n_in] if time_major else [batch, time, n_in]
+        inputs = [inp("float32", shape)]
+        inputs += lstm_operands(name + "fw", n_in, cell, n_out, hybrid, projection=projection)
+        inputs += lstm_operands(name + "bw", n_in, cell, n_out, hybrid, projection=projection)
+        inputs += [var("float32", [batch, n_out]), var("float32", [batch, cell]),
+                   var("float32", [batch, n_out]), var("float32", [batch, cell])]
+        inputs += [None] * 9
+        CASES.append(Case(name, "BIDIRECTIONAL_SEQUENCE_LSTM", inputs,
+                          [out("float32")] if merge else [out("float32"), out("float32")],
+                          options=("BidirectionalSequenceLSTMOptions",
+                                   {"fusedActivationFunction": 4, "cellClip": 0.0, "projClip": 0.0,
+                                    "mergeOutputs": merge, "timeMajor": time_major}),
+                          version=2 if hybrid else 1))
