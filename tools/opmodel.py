@@ -36,6 +36,7 @@ DTYPES: dict[str, tuple[int, Any]] = {
     "int64": (schema.TensorType.INT64, np.int64),
     "bool": (schema.TensorType.BOOL, np.bool_),
     "complex64": (schema.TensorType.COMPLEX64, np.complex64),
+    "complex128": (schema.TensorType.COMPLEX128, np.complex128),
 }
 
 BUILTINS: dict[str, int] = {k: v for k, v in vars(schema.BuiltinOperator).items() if not k.startswith("_")}

@@ -51,3 +51,17 @@ for name, padding, sw, sh, fw, fh, act, shape in [
                       options=("Pool2DOptions", {"padding": padding, "strideW": sw, "strideH": sh,
                                                  "filterWidth": fw, "filterHeight": fh,
                                                  "fusedActivationFunction": act})))
+
+# Types and options LiteRT refuses for these (recorded as refused; they document the boundary).
+CASES.append(Case("l2_normalization_float32_relu", "L2_NORMALIZATION", [inp("float32", [2, 4])], [out("float32")],
+                  options=("L2NormOptions", {"fusedActivationFunction": 1})))
+CASES.append(Case("l2_normalization_int16", "L2_NORMALIZATION", [inp("int16", [2, 4], scale=0.01, zero_point=0)],
+                  [out("int16", scale=1 / 128, zero_point=0)], version=2))
+CASES.append(Case("local_response_normalization_uint8", "LOCAL_RESPONSE_NORMALIZATION",
+                  [inp("uint8", [1, 2, 2, 4], scale=0.1, zero_point=128)], [out("uint8", scale=0.01, zero_point=0)],
+                  options=("LocalResponseNormalizationOptions", {"radius": 1, "bias": 1.0, "alpha": 1.0, "beta": 0.5})))
+for dtype in ("uint8", "int8"):
+    CASES.append(Case(f"l2_pool_2d_{dtype}", "L2_POOL_2D", [inp(dtype, [1, 4, 4, 2], scale=0.1, zero_point=0)],
+                      [out(dtype, scale=0.1, zero_point=0)],
+                      options=("Pool2DOptions", {"padding": 1, "strideW": 2, "strideH": 2, "filterWidth": 2,
+                                                 "filterHeight": 2})))

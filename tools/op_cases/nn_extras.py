@@ -95,3 +95,20 @@ for dtype, scale in [("int8", 0.05), ("int16", 0.001)]:
                        const("int32", [], 5), const(dtype, [], 25, scale=0.02, zero_point=0),
                        const(dtype, [], 10, scale=0.01, zero_point=0)],
                       [out("int32"), out("int32")]))
+
+CASES.append(Case("rfft2d_float32_runtime_length", "RFFT2D", [inp("float32", [2, 4, 4]), inp("int32", [2], values=[4, 8])],
+                  [out("complex64")]))
+CASES.append(Case("conv_3d_transpose_float32_runtime_shape", "CONV_3D_TRANSPOSE",
+                  [inp("int32", [5], values=[1, 3, 4, 3, 2]), const("float32", [2, 2, 2, 2, 1], _floats([2, 2, 2, 2, 1], 9)),
+                   inp("float32", [1, 2, 2, 2, 1])], [out("float32")], options=_conv3d(1, 1, 2, 1)))
+CASES.append(Case("conv_3d_transpose_float32_dilated", "CONV_3D_TRANSPOSE",
+                  [const("int32", [5], [1, 5, 5, 4, 2]), const("float32", [2, 2, 2, 2, 2], _floats([2, 2, 2, 2, 2], 10)),
+                   inp("float32", [1, 3, 3, 2, 2])], [out("float32")], options=_conv3d(1, 1, 1, 2, 0, 2, 2, 1)))
+for dtype in ("int8", "float16"):
+    kw = {"scale": 0.1, "zero_point": 0} if dtype == "int8" else {}
+    CASES.append(Case(f"conv_3d_{dtype}", "CONV_3D",
+                      [inp(dtype, [1, 3, 3, 3, 2], **kw), const(dtype, [2, 2, 2, 2, 2], [1] * 32, **kw)],
+                      [out(dtype, **kw)], options=_conv3d(1, 1, 1, 1)))
+CASES.append(Case("rfft2d_float64", "RFFT2D", [inp("float64", [4, 4]), const("int32", [2], [4, 4])], [out("complex128")]))
+CASES.append(Case("rfft2d_float32_length_not_power_of_two", "RFFT2D", [inp("float32", [3, 6]), const("int32", [2], [3, 6])],
+                  [out("complex64")]))

@@ -136,12 +136,13 @@ for kind in ("float32", "hybrid"):
                                                    "projClip": 0.0, "kernelType": 0}),
                           version=version))
 
-# BIDIRECTIONAL_SEQUENCE_LSTM: 48 operands (fw 1-17, bw 18-34, states 35-38, aux 39-47).
+# BIDIRECTIONAL_SEQUENCE_LSTM: 48 operands (fw 1-17, bw 18-34, states 35-38, aux 39-47). Batch-major with
+# merged outputs is left out: LiteRT 2.3 gives a different output on each run there.
 for kind in ("float32", "hybrid"):
     hybrid = kind == "hybrid"
     for variant, time_major, merge, projection in (
-        ("time_major", True, False, False), ("batch_major_merged", False, True, False),
-        ("projection", True, False, True),
+        ("time_major", True, False, False), ("time_major_merged", True, True, False),
+        ("batch_major", False, False, False), ("projection", True, False, True),
     ):
         batch, time, n_in, cell = 2, 3, 3, 4
         n_out = 2 if projection else cell

@@ -46,3 +46,15 @@ for name, per_channel, bias in [("per_tensor", False, True), ("per_channel", Tru
                             zero_point=[0] * o))
     CASES.append(Case(f"transpose_conv_int16x8_{name}", "TRANSPOSE_CONV", inputs,
                       [out("int16", scale=0.05, zero_point=0)], options=_opts(0, 2, 2), version=3))
+
+# Hybrid with a fused activation (version 4) and with an output shape given at run time.
+CASES.append(Case("transpose_conv_hybrid_same_s2_relu", "TRANSPOSE_CONV",
+                  [const("int32", [4], [1, 5, 5, 2]),
+                   const("int8", [2, 3, 3, 3], _filter([2, 3, 3, 3], 11), scale=0.02, zero_point=0),
+                   inp("float32", [1, 3, 3, 3]), const("float32", [2], [0.5, -0.5])],
+                  [out("float32")], options=_opts(0, 2, 2, 1), version=4))
+CASES.append(Case("transpose_conv_hybrid_runtime_shape", "TRANSPOSE_CONV",
+                  [inp("int32", [4], values=[1, 4, 7, 2]),
+                   const("int8", [2, 2, 3, 2], _filter([2, 2, 3, 2], 12), scale=[0.03, 0.05], zero_point=[0, 0]),
+                   inp("float32", [1, 2, 3, 2])],
+                  [out("float32")], options=_opts(1, 2, 2), version=3))

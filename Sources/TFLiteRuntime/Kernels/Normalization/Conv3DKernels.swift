@@ -72,6 +72,10 @@ final class Conv3DKernel: OpKernel {
                 let forward = p.padding.outputSize(input: outSize[a], filter: kernel[a], stride: stride[a], dilation: dilation[a])
                 pad[a] = p.padding.paddingBefore(
                     input: outSize[a], filter: kernel[a], stride: stride[a], dilation: dilation[a], output: forward)
+                // LiteRT refuses an output size whose forward convolution would not give the input's.
+                guard forward == inSize[a] else {
+                    throw node.error("output shape \(dims) does not convolve back to input \(x.shape)")
+                }
             }
         } else {
             for a in 0..<3 {

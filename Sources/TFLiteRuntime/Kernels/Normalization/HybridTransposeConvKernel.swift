@@ -70,6 +70,13 @@ final class HybridTransposeConvKernel: OpKernel {
         let g = TransposeConvGeometry.builtin(
             input: input.shape, filter: filter.shape, outputHeight: dims[1], outputWidth: dims[2],
             strideHeight: parameters.strideHeight, strideWidth: parameters.strideWidth, padding: parameters.padding)
+        let p = parameters
+        let forwardHeight = p.padding.outputSize(input: dims[1], filter: g.filterHeight, stride: p.strideHeight, dilation: 1)
+        let forwardWidth = p.padding.outputSize(input: dims[2], filter: g.filterWidth, stride: p.strideWidth, dilation: 1)
+        // LiteRT refuses an output size whose forward convolution would not give the input's.
+        guard forwardHeight == g.inputHeight, forwardWidth == g.inputWidth else {
+            throw node.error("output shape \(dims) does not convolve back to input \(input.shape)")
+        }
         let outputShape = [g.batch, g.outputHeight, g.outputWidth, g.outputChannels]
         try FloatOperand.checkExtent(outputShape, node: node, role: "output")
         try node.setOutput(0, type: .float32, shape: outputShape)
