@@ -160,3 +160,111 @@ for kind in ("float32", "hybrid"):
                                    {"fusedActivationFunction": 4, "cellClip": 0.0, "projClip": 0.0,
                                     "mergeOutputs": merge, "timeMajor": time_major}),
                           version=2 if hybrid else 1))
+
+# Asymmetric input quantization for the hybrid forms.
+for merge_name, merge in (("", False),):
+    batch, time, n_in, units = 2, 4, 3, 4
+    name = "bidirectional_sequence_rnn_hybrid_asym_batch_major"
+    CASES.append(Case(name, "BIDIRECTIONAL_SEQUENCE_RNN",
+                      [inp("float32", [batch, time, n_in]),
+                       weight(name + "fw", [units, n_in], True), weight(name + "fr", [units, units], True),
+                       bias(name + "fb", units), var("float32", [batch, units]),
+                       weight(name + "bw", [units, n_in], True), weight(name + "br", [units, units], True),
+                       bias(name + "bb", units), var("float32", [batch, units]), None, None, None],
+                      [out("float32"), out("float32")],
+                      options=("BidirectionalSequenceRNNOptions", {"timeMajor": False, "fusedActivationFunction": 4,
+                                                                    "asymmetricQuantizeInputs": True}),
+                      version=3))
+for rank, units, memory in ((1, 4, 3), (2, 3, 4)):
+    name = f"svdf_hybrid_asym_rank{rank}_memory{memory}"
+    CASES.append(Case(name, "SVDF",
+                      [inp("float32", [2, 3]), weight(name + "f", [units * rank, 3], True),
+                       weight(name + "t", [units * rank, memory], True), bias(name + "b", units),
+                       var("float32", [2, memory * units * rank])],
+                      [out("float32")],
+                      options=("SVDFOptions", {"rank": rank, "fusedActivationFunction": 1, "asymmetricQuantizeInputs": True}),
+                      version=4))
+for variant, cifg, peephole, projection in (("basic", False, False, False), ("projection", False, True, True)):
+    name = f"lstm_hybrid_asym_{variant}"
+    n_out = 3 if projection else 4
+    inputs = [inp("float32", [2, 3])] + lstm_operands(name, 3, 4, n_out, True, cifg, peephole, projection)
+    inputs += [var("float32", [2, n_out]), var("float32", [2, 4])]
+    CASES.append(Case(name, "LSTM", inputs, [out("float32")],
+                      options=("LSTMOptions", {"fusedActivationFunction": 4, "kernelType": 0,
+                                               "asymmetricQuantizeInputs": True}), version=4))
+name = "bidirectional_sequence_lstm_hybrid_asym_time_major"
+inputs = [inp("float32", [3, 2, 3])]
+inputs += lstm_operands(name + "fw", 3, 4, 4, True) + lstm_operands(name + "bw", 3, 4, 4, True)
+inputs += [var("float32", [2, 4]), var("float32", [2, 4]), var("float32", [2, 4]), var("float32", [2, 4])] + [None] * 9
+CASES.append(Case(name, "BIDIRECTIONAL_SEQUENCE_LSTM", inputs, [out("float32"), out("float32")],
+                  options=("BidirectionalSequenceLSTMOptions", {"fusedActivationFunction": 4, "timeMajor": True,
+                                                                "asymmetricQuantizeInputs": True}), version=3))
+
+# Auxiliary inputs: with aux weights (cross-linked stacking) and without (the backward cell reads the aux input).
+for kind in ("float32", "hybrid"):
+    hybrid = kind == "hybrid"
+    for mode in ("aux_weights", "aux_as_bw_input"):
+        # The aux input is as wide as the input: LiteRT's time-major kernels step through the aux input
+        # with the input's width (reading out of bounds otherwise).
+        batch, time, n_in, n_aux, units = 2, 3, 3, 3, 4
+        name = f"bidirectional_sequence_rnn_{kind}_{mode}"
+        aux_in = n_aux if mode == "aux_weights" else n_in
+        inputs = [inp("float32", [time, batch, n_in]),
+                  weight(name + "fw", [units, n_in], hybrid), weight(name + "fr", [units, units], hybrid),
+                  bias(name + "fb", units), var("float32", [batch, units]),
+                  weight(name + "bw", [units, n_in], hybrid), weight(name + "br", [units, units], hybrid),
+                  bias(name + "bb", units), var("float32", [batch, units]),
+                  inp("float32", [time, batch, aux_in])]
+        if mode == "aux_weights":
+            inputs += [weight(name + "fa", [units, n_aux], hybrid), weight(name + "ba", [units, n_aux], hybrid)]
+        else:
+            inputs += [None, None]
+        CASES.append(Case(name, "BIDIRECTIONAL_SEQUENCE_RNN", inputs, [out("float32"), out("float32")],
+                          options=("BidirectionalSequenceRNNOptions", {"timeMajor": True, "fusedActivationFunction": 4}),
+                          version=2 if hybrid else 1))
+        name = f"bidirectional_sequence_lstm_{kind}_{mode}"
+        inputs = [inp("float32", [time, batch, n_in])]
+        inputs += lstm_operands(name + "fw", n_in, units, units, hybrid) + lstm_operands(name + "bw", n_in, units, units, hybrid)
+        inputs += [var("float32", [batch, units]) for _ in range(4)]
+        inputs.append(inp("float32", [time, batch, aux_in]))
+        if mode == "aux_weights":
+            inputs += [weight(f"{name}fa{g}", [units, n_aux], hybrid) for g in "ifco"]
+            inputs += [weight(f"{name}ba{g}", [units, n_aux], hybrid) for g in "ifco"]
+        else:
+            inputs += [None] * 8
+        CASES.append(Case(name, "BIDIRECTIONAL_SEQUENCE_LSTM", inputs, [out("float32"), out("float32")],
+                          options=("BidirectionalSequenceLSTMOptions", {"fusedActivationFunction": 4, "timeMajor": True}),
+                          version=2 if hybrid else 1))
+
+# SVDF fully integer: int8 input / output, int8 feature weights, int16 time weights, int32 bias, int16 state.
+for rank, units, memory, act in ((1, 4, 3, 1), (2, 3, 5, 1)):
+    filters = units * rank
+    name = f"svdf_int8_rank{rank}_memory{memory}"
+    rng = np.random.default_rng(zlib.crc32(name.encode()))
+    CASES.append(Case(name, "SVDF",
+                      [inp("int8", [2, 5], scale=0.03, zero_point=2),
+                       const("int8", [filters, 5], rng.integers(-127, 128, [filters, 5]).tolist(), scale=0.004, zero_point=0),
+                       const("int16", [filters, memory], rng.integers(-3000, 3000, [filters, memory]).tolist(),
+                             scale=0.0001, zero_point=0),
+                       const("int32", [units], rng.integers(-500, 500, [units]).tolist(), scale=1e-5, zero_point=0),
+                       var("int16", [2, memory * filters], scale=0.002, zero_point=0)],
+                      [out("int8", scale=0.02, zero_point=-3)],
+                      options=("SVDFOptions", {"rank": rank, "fusedActivationFunction": act}), version=3))
+
+# LSTM basic kernel (kernel_type BASIC): input, previous activation, weights, biases, previous state; 4 outputs.
+for dtype in ("float32", "uint8"):
+    q = dtype == "uint8"
+    batch, n_in, cell = 2, 3, 4
+    kw = {"scale": 1 / 128, "zero_point": 128} if q else {}
+    name = f"lstm_basic_kernel_{dtype}"
+    rng = np.random.default_rng(zlib.crc32(name.encode()))
+    w = rng.integers(0, 256, [4 * cell, n_in + cell]).tolist() if q else _w(name + "w", [4 * cell, n_in + cell]).tolist()
+    b = rng.integers(-2000, 2000, [4 * cell]).tolist() if q else _w(name + "b", [4 * cell], 0.2).tolist()
+    CASES.append(Case(name, "LSTM",
+                      [inp(dtype, [batch, n_in], **kw), inp(dtype, [batch, cell], **kw),
+                       const(dtype, [4 * cell, n_in + cell], w, **({"scale": 0.005, "zero_point": 128} if q else {})),
+                       const("int32" if q else "float32", [4 * cell], b, **({"scale": 0.005 / 128, "zero_point": 0} if q else {})),
+                       inp("int16" if q else "float32", [batch, cell], **({"scale": 1 / 2048, "zero_point": 0} if q else {}))],
+                      [out(dtype, **kw), out("int16" if q else "float32", **({"scale": 1 / 2048, "zero_point": 0} if q else {})),
+                       out(dtype, **kw), out("int16" if q else "float32", **({"scale": 1 / 2048, "zero_point": 0} if q else {}))],
+                      options=("LSTMOptions", {"fusedActivationFunction": 4, "kernelType": 1}), version=2))

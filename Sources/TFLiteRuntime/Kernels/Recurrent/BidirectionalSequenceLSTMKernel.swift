@@ -8,9 +8,12 @@ import Foundation
 /// and cell states as variables, 4 optional layer-norm coefficients); output `[batch, out]`;
 /// options `LSTMOptions` (activation, cell and projection clip, kernel_type must be FULL).
 /// BIDIRECTIONAL_SEQUENCE_LSTM: input, forward operands 1–17, backward 18–34 (same order as LSTM's
-/// 1–17), states 35–38 (forward output, forward cell, backward output, backward cell); auxiliary
-/// operands 39–47 must be absent. Outputs forward and backward sequences, or one output with both
-/// side by side (`merge_outputs`); options `BidirectionalSequenceLSTMOptions` (time-major by default).
+/// 1–17), states 35–38 (forward output, forward cell, backward output, backward cell), then an
+/// optional auxiliary input (39) with per-gate auxiliary weights (forward 40–43, backward 44–47):
+/// with weights both cells add `W_aux · aux` to their gates; without them the backward cell reads
+/// the auxiliary input instead of the input (LiteRT's non-stacking mode). Outputs forward and
+/// backward sequences, or one output with both side by side (`merge_outputs`); options
+/// `BidirectionalSequenceLSTMOptions` (time-major by default).
 final class BidirectionalSequenceLSTMKernel: OpKernel {
     /// Where one direction's operands are: its input_to_input weights and its two states.
     private struct Direction {
@@ -18,6 +21,7 @@ final class BidirectionalSequenceLSTMKernel: OpKernel {
         var outputState: Int
         var cellState: Int
         var layerNorm: Int?
+        var aux: Int?
     }
 
     private let bidirectional: Bool
@@ -27,6 +31,10 @@ final class BidirectionalSequenceLSTMKernel: OpKernel {
     private var shapes: [LSTMShape] = []
     private var hybrid = false
     private var needsStateReset = true
+    /// Auxiliary input present with weights (added to both cells' gates).
+    private var useAuxWeights = false
+    /// Auxiliary input present without weights: the backward cell reads it as its input.
+    private var auxAsBackwardInput = false
 
     init(_ node: Node, bidirectional: Bool) throws {
         self.bidirectional = bidirectional
@@ -41,7 +49,10 @@ final class BidirectionalSequenceLSTMKernel: OpKernel {
             guard node.outputs.count == (merge ? 1 : 2) else {
                 throw node.error("expects \(merge ? 1 : 2) outputs, has \(node.outputs.count)")
             }
-            directions = [Direction(first: 1, outputState: 35, cellState: 36), Direction(first: 18, outputState: 37, cellState: 38)]
+            directions = [
+                Direction(first: 1, outputState: 35, cellState: 36, aux: 40),
+                Direction(first: 18, outputState: 37, cellState: 38, aux: 44),
+            ]
         } else {
             try node.expect(inputs: 20, 24, outputs: 1)
             let p = try LSTMParameters(node)
@@ -65,10 +76,11 @@ final class BidirectionalSequenceLSTMKernel: OpKernel {
         needsStateReset = true
         let x = try node.input(0)
         try node.expect(x, type: .float32, role: "input")
-        if bidirectional {
-            for i in 39..<node.inputCount where node.optionalInput(i) != nil {
-                throw node.error("auxiliary inputs are not supported")
-            }
+        let auxInput = bidirectional ? node.optionalInput(39) : nil
+        useAuxWeights = auxInput != nil && (40..<48).contains { node.optionalInput($0) != nil }
+        auxAsBackwardInput = auxInput != nil && !useAuxWeights
+        if auxInput == nil, bidirectional, (40..<node.inputCount).contains(where: { node.optionalInput($0) != nil }) {
+            throw node.error("auxiliary weights without an auxiliary input")
         }
         let (batch, time, width): (Int, Int, Int)
         if bidirectional {
@@ -78,10 +90,30 @@ final class BidirectionalSequenceLSTMKernel: OpKernel {
             guard x.rank == 2 else { throw node.error("input must have rank 2, has shape \(x.shape)") }
             (batch, time, width) = (x.dim(0), 1, x.dim(1))
         }
+        var auxWidth = 0
+        if let a = auxInput {
+            try node.expect(a, type: .float32, role: "auxiliary input")
+            let lead = options.timeMajor ? [time, batch] : [batch, time]
+            guard a.rank == 3, Array(a.shape.prefix(2)) == lead else {
+                throw node.error("auxiliary input has shape \(a.shape), expected \(lead) + [width]")
+            }
+            auxWidth = a.dim(2)
+        }
         shapes = []
         hybrid = false
-        for d in directions {
-            let s = try checkDirection(node, d, batch: batch, time: time, width: width)
+        for (k, d) in directions.enumerated() {
+            let s = try checkDirection(node, d, batch: batch, time: time, width: k == 1 && auxAsBackwardInput ? auxWidth : width)
+            if useAuxWeights, let first = d.aux {
+                for g in 0..<4 {
+                    guard let w = node.optionalInput(first + g) else {
+                        if g == 0 && node.optionalInput(d.first) == nil { continue }
+                        throw node.error("auxiliary weights \(first + g) are missing")
+                    }
+                    guard w.shape == [s.cell, auxWidth], w.type == node.optionalInput(d.first + 3)?.type else {
+                        throw node.error("auxiliary weights \(first + g) have shape \(w.shape) or a type unlike the weights")
+                    }
+                }
+            }
             shapes.append(s)
         }
         let lead = bidirectional ? (options.timeMajor ? [time, batch] : [batch, time]) : [batch]
@@ -166,12 +198,20 @@ final class BidirectionalSequenceLSTMKernel: OpKernel {
             }
             needsStateReset = false
         }
-        let x = UnsafePointer(try FloatOperand.base(try node.input(0), node: node, role: "input"))
+        let input = UnsafePointer(try FloatOperand.base(try node.input(0), node: node, role: "input"))
+        var aux: UnsafePointer<Float>?
+        if bidirectional, let a = node.optionalInput(39) {
+            aux = UnsafePointer(try FloatOperand.base(a, node: node, role: "auxiliary input"))
+        }
+        let auxWidth = bidirectional ? node.optionalInput(39)?.shape.last ?? 0 : 0
         let totalOutput = shapes.reduce(0) { $0 + $1.output }
         for (k, d) in directions.enumerated() {
             let s = shapes[k]
-            let cell = LSTMFloatCell(node: node, direction: d.first, layerNormAt: d.layerNorm, shape: s, options: options,
-                                     hybrid: hybrid)
+            let cell = LSTMFloatCell(node: node, direction: d.first, layerNormAt: d.layerNorm,
+                                     auxAt: useAuxWeights ? d.aux : nil, shape: s, options: options, hybrid: hybrid)
+            let readsAux = k == 1 && auxAsBackwardInput
+            guard let x = readsAux ? aux : input else { throw node.error("auxiliary input has no data") }
+            let stepAux = useAuxWeights ? aux : nil
             let outputState = try FloatOperand.base(try node.input(d.outputState), node: node, role: "output state")
             let cellState = try FloatOperand.base(try node.input(d.cellState), node: node, role: "cell state")
             let out = try FloatOperand.base(try node.output(merge ? 0 : k), node: node, role: "output")
@@ -184,7 +224,8 @@ final class BidirectionalSequenceLSTMKernel: OpKernel {
                     for i in 0..<s.time {
                         let t = backward ? s.time - 1 - i : i
                         cell.step(input: x + t * s.batch * s.input, batch: s.batch, outputState: outputState,
-                                  cellState: cellState, output: tmp)
+                                  cellState: cellState, output: tmp, aux: stepAux.map { $0 + t * s.batch * auxWidth },
+                                  auxWidth: auxWidth)
                         for b in 0..<s.batch {
                             for o in 0..<s.output { y[(t * s.batch + b) * stride + o] = tmp[b * s.output + o] }
                         }
@@ -194,7 +235,8 @@ final class BidirectionalSequenceLSTMKernel: OpKernel {
                         for i in 0..<s.time {
                             let t = backward ? s.time - 1 - i : i
                             cell.step(input: x + (b * s.time + t) * s.input, batch: 1,
-                                      outputState: outputState + b * s.output, cellState: cellState + b * s.cell, output: tmp)
+                                      outputState: outputState + b * s.output, cellState: cellState + b * s.cell, output: tmp,
+                                      aux: stepAux.map { $0 + (b * s.time + t) * auxWidth }, auxWidth: auxWidth)
                             for o in 0..<s.output { y[(b * s.time + t) * stride + o] = tmp[o] }
                         }
                     }
@@ -207,7 +249,7 @@ final class BidirectionalSequenceLSTMKernel: OpKernel {
 extension LSTMFloatCell {
     /// A cell bound to one direction's operands: input_to_input weights at `direction`, the other
     /// 16 weights and biases after it in LSTM order, layer-norm coefficients from `layerNorm`.
-    init(node: Node, direction first: Int, layerNormAt: Int?, shape: LSTMShape, options: LSTMOptions, hybrid: Bool) {
+    init(node: Node, direction first: Int, layerNormAt: Int?, auxAt: Int? = nil, shape: LSTMShape, options: LSTMOptions, hybrid: Bool) {
         self.init(shape: shape, options: options, hybrid: hybrid)
         func matrix(_ i: Int) -> Matrix? {
             guard let t = node.optionalInput(i) else { return nil }
@@ -238,5 +280,6 @@ extension LSTMFloatCell {
         layerNorm = (0..<4).map { k in layerNormAt.flatMap { vector($0 + k) } }
         projection = matrix(first + 15)
         projectionBias = vector(first + 16)
+        if let auxAt { auxWeights = (0..<4).map { matrix(auxAt + $0) } }
     }
 }

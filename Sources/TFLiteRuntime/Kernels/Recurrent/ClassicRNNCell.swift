@@ -3,7 +3,7 @@ import Foundation
 /// One fully connected recurrent layer (RNN and its sequence forms): LiteRT's `RnnBatchStep`,
 /// float or hybrid.
 ///
-/// `h = activation(bias + W·x + R·h_prev)`. Float weights accumulate each row's dot product into the
+/// `h = activation(bias + W·x [+ W_aux·aux] + R·h_prev)`. Float weights accumulate each row's dot product into the
 /// bias. Int8 weights (hybrid) quantize the input rows and the previous state per batch row
 /// (symmetric, or asymmetric with `asymmetric_quantize_inputs`), accumulate in int32 and add
 /// `dot · (row_scale · weight_scale)`; an all-zero input or state skips its product, as LiteRT.
@@ -44,6 +44,8 @@ struct ClassicRNNCell {
     let bias: UnsafePointer<Float>
     let activation: FusedActivation
     let asymmetric: Bool
+    /// Auxiliary-input weights `[units, aux]` (BIDIRECTIONAL_SEQUENCE_RNN's stacking mode).
+    var aux: Weights?
     var units: Int { input.rows }
 
     init(input: Weights, recurrent: Weights, bias: RuntimeTensor, activation: FusedActivation, asymmetric: Bool,
@@ -67,13 +69,14 @@ struct ClassicRNNCell {
     /// written to the state and to `output` (rows `outputStride` apart).
     func step(
         _ x: UnsafePointer<Float>, batch: Int, state: UnsafeMutablePointer<Float>,
-        output: UnsafeMutablePointer<Float>, outputStride: Int, scratch: inout [Int8]
+        output: UnsafeMutablePointer<Float>, outputStride: Int, scratch: inout [Int8], auxX: UnsafePointer<Float>? = nil
     ) {
         let n = units
         withUnsafeTemporaryAllocation(of: Float.self, capacity: max(1, batch * n)) { buffer in
             guard let acc = buffer.baseAddress else { return }
             for b in 0..<batch { for u in 0..<n { acc[b * n + u] = bias[u] } }
             accumulate(input, x, batch: batch, into: acc, scratch: &scratch)
+            if let aux, let auxX { accumulate(aux, auxX, batch: batch, into: acc, scratch: &scratch) }
             accumulate(recurrent, UnsafePointer(state), batch: batch, into: acc, scratch: &scratch)
             for b in 0..<batch {
                 for u in 0..<n {

@@ -5,7 +5,8 @@
 /// `[units]`, hidden state `[batch, units]` (variable); output `[batch, units]`. The sequence form
 /// takes input `[batch, time, in]` (or `[time, batch, in]` when time-major) and outputs every step.
 /// BIDIRECTIONAL_SEQUENCE_RNN has a forward (operands 1–4) and a backward (5–8) cell, the backward
-/// one walking time in reverse; auxiliary inputs (9–11) must be absent. Its outputs are the two
+/// one walking time in reverse. An auxiliary input (9) with weights (10, 11) adds `W_aux · aux` to
+/// both cells; without weights the backward cell reads it instead of the input. Its outputs are the two
 /// directions, or one output with both side by side when `merge_outputs`. Options: `RNNOptions`,
 /// `SequenceRNNOptions`, `BidirectionalSequenceRNNOptions` (activation, time-major, merge,
 /// asymmetric input quantization). LiteRT zeroes the states when tensors are allocated; so does
@@ -20,6 +21,8 @@ final class ClassicRNNKernel: OpKernel {
     private let asymmetric: Bool
     private var needsStateReset = true
     private var scratch = [Int8]()
+    private var useAuxWeights = false
+    private var auxAsBackwardInput = false
 
     init(_ node: Node, form: Form) throws {
         self.form = form
@@ -44,10 +47,18 @@ final class ClassicRNNKernel: OpKernel {
     }
 
     private func cell(_ node: Node, _ first: Int) throws -> ClassicRNNCell {
-        try ClassicRNNCell(
+        var c = try ClassicRNNCell(
             input: .init(try node.input(first), node: node, role: "weights"),
             recurrent: .init(try node.input(first + 1), node: node, role: "recurrent weights"),
             bias: try node.input(first + 2), activation: activation, asymmetric: asymmetric, node: node)
+        if useAuxWeights {
+            let w = try ClassicRNNCell.Weights(try node.input(first == 1 ? 10 : 11), node: node, role: "auxiliary weights")
+            guard w.rows == c.units, w.isHybrid == c.input.isHybrid else {
+                throw node.error("auxiliary weights must have \(c.units) rows and the weights' type")
+            }
+            c.aux = w
+        }
+        return c
     }
 
     /// Batch, time and input width of the input operand.
@@ -66,17 +77,28 @@ final class ClassicRNNKernel: OpKernel {
 
     func prepare(_ node: Node) throws {
         needsStateReset = true
-        if form == .bidirectional {
-            for i in 9..<node.inputCount where node.optionalInput(i) != nil {
-                throw node.error("auxiliary inputs are not supported")
-            }
-        }
+        let auxInput = form == .bidirectional ? node.optionalInput(9) : nil
+        useAuxWeights = auxInput != nil && node.optionalInput(10) != nil
+        auxAsBackwardInput = auxInput != nil && !useAuxWeights
         let (batch, time, width) = try dimensions(node)
+        var auxWidth = 0
+        if let a = auxInput {
+            try node.expect(a, type: .float32, role: "auxiliary input")
+            let lead = timeMajor ? [time, batch] : [batch, time]
+            guard a.rank == 3, Array(a.shape.prefix(2)) == lead else {
+                throw node.error("auxiliary input has shape \(a.shape), expected \(lead) + [width]")
+            }
+            auxWidth = a.dim(2)
+        }
         var units = [Int]()
         let firsts = form == .bidirectional ? [1, 5] : [1]
         for (k, first) in firsts.enumerated() {
             let c = try cell(node, first)
-            guard c.input.cols == width else { throw node.error("weights expect \(c.input.cols) inputs, input has \(width)") }
+            let cellWidth = k == 1 && auxAsBackwardInput ? auxWidth : width
+            guard c.input.cols == cellWidth else {
+                throw node.error("weights expect \(c.input.cols) inputs, input has \(cellWidth)")
+            }
+            if let a = c.aux, a.cols != auxWidth { throw node.error("auxiliary weights expect \(a.cols) inputs") }
             let state = try node.input(stateIndices[k])
             try node.expect(state, type: .float32, role: "hidden state")
             guard state.elementCount == batch * c.units else {
@@ -101,7 +123,13 @@ final class ClassicRNNKernel: OpKernel {
             }
             needsStateReset = false
         }
-        let x = UnsafePointer(try FloatOperand.base(try node.input(0), node: node, role: "input"))
+        let input = UnsafePointer(try FloatOperand.base(try node.input(0), node: node, role: "input"))
+        var auxX: UnsafePointer<Float>?
+        var auxWidth = 0
+        if form == .bidirectional, let a = node.optionalInput(9) {
+            auxX = UnsafePointer(try FloatOperand.base(a, node: node, role: "auxiliary input"))
+            auxWidth = a.shape.last ?? 0
+        }
         let cells = try (form == .bidirectional ? [1, 5] : [1]).map { try cell(node, $0) }
         let totalUnits = cells.reduce(0) { $0 + $1.units }
         for (k, c) in cells.enumerated() {
@@ -109,6 +137,10 @@ final class ClassicRNNKernel: OpKernel {
             let out = try FloatOperand.base(try node.output(merge ? 0 : k), node: node, role: "output")
             let (y, stride) = merge ? (out + (k == 0 ? 0 : cells[0].units), totalUnits) : (out, c.units)
             let backward = k == 1
+            let readsAux = backward && auxAsBackwardInput
+            guard let x = readsAux ? auxX : input else { throw node.error("auxiliary input has no data") }
+            let width = readsAux ? auxWidth : width
+            let stepAux = useAuxWeights ? auxX : nil
             // LiteRT's hybrid time-major bidirectional kernel wraps both directions' passes in one
             // more loop over time, so each direction runs over the sequence `time` times, its state
             // carried on; the outputs are those of the last pass. Reproduced for identical results.
@@ -118,7 +150,7 @@ final class ClassicRNNKernel: OpKernel {
                     for s in 0..<time {
                         let t = backward ? time - 1 - s : s
                         c.step(x + t * batch * width, batch: batch, state: state, output: y + t * batch * stride,
-                               outputStride: stride, scratch: &scratch)
+                               outputStride: stride, scratch: &scratch, auxX: stepAux.map { $0 + t * batch * auxWidth })
                     }
                 }
             } else {
@@ -126,7 +158,8 @@ final class ClassicRNNKernel: OpKernel {
                     for s in 0..<time {
                         let t = backward ? time - 1 - s : s
                         c.step(x + (b * time + t) * width, batch: 1, state: state + b * c.units,
-                               output: y + (b * time + t) * stride, outputStride: stride, scratch: &scratch)
+                               output: y + (b * time + t) * stride, outputStride: stride, scratch: &scratch,
+                               auxX: stepAux.map { $0 + (b * time + t) * auxWidth })
                     }
                 }
             }
