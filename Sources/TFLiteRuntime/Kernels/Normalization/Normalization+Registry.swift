@@ -15,7 +15,10 @@ extension OpRegistry {
             .unidirectionalSequenceRnn: { try ClassicRNNKernel($0, form: .sequence) },
             .bidirectionalSequenceRnn: { try ClassicRNNKernel($0, form: .bidirectional) },
             .svdf: { try ClassicSVDFKernel($0) },
-            .lstm: { try BidirectionalSequenceLSTMKernel($0, bidirectional: false) },
+            .lstm: { node in
+                if node.inputCount == 5 { return try ClassicLSTMBasicKernel(node) }
+                return try BidirectionalSequenceLSTMKernel(node, bidirectional: false)
+            },
             .bidirectionalSequenceLstm: { try BidirectionalSequenceLSTMKernel($0, bidirectional: true) },
         ]
     }
