@@ -268,3 +268,28 @@ for dtype in ("float32", "uint8"):
                       [out(dtype, **kw), out("int16" if q else "float32", **({"scale": 1 / 2048, "zero_point": 0} if q else {})),
                        out(dtype, **kw), out("int16" if q else "float32", **({"scale": 1 / 2048, "zero_point": 0} if q else {}))],
                       options=("LSTMOptions", {"fusedActivationFunction": 4, "kernelType": 1}), version=2))
+
+# Hybrid with uint8 weights (older converters): LiteRT accepts them in every hybrid kernel here.
+def _as_uint8(case, name, shift):
+    import copy
+    c = copy.deepcopy(case)
+    c.name = name
+    for t in c.inputs:
+        if t is not None and t.dtype == "int8":
+            t.dtype = "uint8"
+            t.values = ((np.array(t.values) + shift) % 256).tolist()
+            t.zero_point = shift
+    return c
+
+
+_BY_NAME = {c.name: c for c in CASES}
+for base, name in (
+    ("rnn_hybrid_tanh", "rnn_hybrid_uint8_weights"),
+    ("unidirectional_sequence_rnn_hybrid_tanh_batch_major", "unidirectional_sequence_rnn_hybrid_uint8_weights"),
+    ("bidirectional_sequence_rnn_hybrid_batch_major", "bidirectional_sequence_rnn_hybrid_uint8_weights"),
+    ("svdf_hybrid_rank1_memory3", "svdf_hybrid_uint8_weights"),
+    ("lstm_hybrid_basic", "lstm_hybrid_uint8_weights"),
+    ("bidirectional_sequence_lstm_hybrid_time_major", "bidirectional_sequence_lstm_hybrid_uint8_weights"),
+):
+    CASES.append(_as_uint8(_BY_NAME[base], name, 0))
+CASES.append(_as_uint8(_BY_NAME["rnn_hybrid_tanh"], "rnn_hybrid_uint8_weights_zero_point_128", 128))

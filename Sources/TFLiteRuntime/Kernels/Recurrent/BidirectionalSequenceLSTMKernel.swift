@@ -134,10 +134,11 @@ final class BidirectionalSequenceLSTMKernel: OpKernel {
             timeMajor: options.timeMajor)
         guard s.cell > 0, s.output > 0 else { throw node.error("cell and output widths must be positive") }
         let weightType = toOutput.type
-        guard weightType == .float32 || weightType == .int8 else {
-            throw node.error("weights have type \(weightType.name); supported: float32, int8")
+        guard weightType == .float32 || weightType == .int8 || weightType == .uint8 else {
+            throw node.error("weights have type \(weightType.name); supported: float32, int8, uint8")
         }
-        if weightType == .int8 { hybrid = true }
+        // uint8 weights (older converters) are hybrid too: LiteRT reads their bytes as int8.
+        if weightType != .float32 { hybrid = true }
         func expect(_ k: Int, _ dims: [Int], required: Bool, weight: Bool) throws {
             guard let t = operand(k) else {
                 if required { throw node.error("operand \(d.first + k) is required") }
@@ -145,7 +146,7 @@ final class BidirectionalSequenceLSTMKernel: OpKernel {
             }
             guard t.shape == dims else { throw node.error("operand \(d.first + k) has shape \(t.shape), expected \(dims)") }
             try node.expect(t, type: weight ? weightType : .float32, role: "operand \(d.first + k)")
-            if weight && weightType == .int8 {
+            if weight && weightType != .float32 {
                 _ = try node.elementwiseBuffer(t, Int8.self, role: "operand \(d.first + k)")
             } else {
                 _ = try FloatOperand.read(t, node: node, role: "operand \(d.first + k)")

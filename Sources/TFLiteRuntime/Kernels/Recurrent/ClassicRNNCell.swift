@@ -26,13 +26,14 @@ struct ClassicRNNCell {
             switch t.type {
             case .float32:
                 floats = UnsafePointer(try FloatOperand.base(t, node: node, role: role))
-            case .int8:
+            case .int8, .uint8:
+                // LiteRT's hybrid kernels read uint8 weights (older converters) as int8 bytes.
                 let q = try node.elementwiseBuffer(t, Int8.self, role: role)
                 int8 = UnsafePointer(q.baseAddress)
                 scale = t.scale
                 rowSums = (0..<rows).map { r in (0..<cols).reduce(Int32(0)) { $0 &+ Int32(q[r * cols + $1]) } }
             default:
-                throw node.error("\(role) has type \(t.type.name); supported: float32, int8")
+                throw node.error("\(role) has type \(t.type.name); supported: float32, int8, uint8")
             }
         }
 

@@ -58,7 +58,7 @@ final class ClassicSVDFKernel: OpKernel {
         switch time.type {
         case .float32:
             timeWeights = Array(try FloatOperand.read(time, node: node, role: "weights_time").prefix(filters * memory))
-        case .int8:
+        case .int8, .uint8:
             let scale = time.scale
             timeWeights = try node.elementwiseBuffer(time, Int8.self, role: "weights_time").map { Float($0) * scale }
         default:
