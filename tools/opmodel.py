@@ -120,6 +120,8 @@ class Case:
     tolerance: float = 1e-5
     note: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+    # Operator intermediates (integer LSTM's gate scales): tensors named intermediate_<i>, no data.
+    intermediates: list[TensorSpec] = field(default_factory=list)
 
     def rng(self) -> np.random.Generator:
         return np.random.default_rng(zlib.crc32(self.name.encode()))
@@ -207,10 +209,14 @@ def build(case: Case, output_shapes: Sequence[Sequence[int]] | None = None) -> b
         shape = output_shapes[i] if output_shapes is not None else spec.shape
         op_outputs.append(add_tensor(spec, f"output_{i}", shape))
 
+    op_intermediates = [add_tensor(spec, f"intermediate_{i}", spec.shape) for i, spec in enumerate(case.intermediates)]
+
     op = schema.OperatorT()
     op.opcodeIndex = 0
     op.inputs = op_inputs
     op.outputs = op_outputs
+    if op_intermediates:
+        op.intermediates = op_intermediates
     if case.options is not None:
         op.builtinOptionsType, op.builtinOptions = _options(*case.options)
     if case.custom_options is not None:

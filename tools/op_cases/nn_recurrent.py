@@ -293,3 +293,54 @@ for base, name in (
 ):
     CASES.append(_as_uint8(_BY_NAME[base], name, 0))
 CASES.append(_as_uint8(_BY_NAME["rnn_hybrid_tanh"], "rnn_hybrid_uint8_weights_zero_point_128", 128))
+
+# LSTM, fully integer (8x8→16): int8 input/output and output state, int16 cell state (2^-12), int8 weights,
+# int32 biases; five intermediates carry the gate scales (layer norm) and the hidden state's quantization.
+for variant, cifg, projection, layer_norm in (("basic", False, False, False), ("cifg", True, False, False),
+                                              ("projection", False, True, False), ("layer_norm", False, False, True)):
+    name = f"lstm_int8_{variant}"
+    rng = np.random.default_rng(zlib.crc32(name.encode()))
+    batch, n_in, cell = 2, 4, 6
+    n_out = 3 if projection else cell
+    in_scale, in_zp, st_scale, st_zp = 1 / 128, -5, 1 / 120, 3
+    hidden_scale, hidden_zp = (1 / 100, -2) if projection else (st_scale, st_zp)
+
+    def qweights(shape):
+        w = rng.uniform(-0.6, 0.6, size=shape)
+        s = float(np.abs(w).max()) / 127
+        return const("int8", shape, np.clip(np.round(w / s), -127, 127).astype(np.int8).tolist(), scale=s, zero_point=0), s
+
+    ops = [None] * 17
+    norms = [None] * 4
+    for k, gate in enumerate("ifco"):
+        if gate == "i" and cifg:
+            continue
+        ops[k], wscale = qweights([cell, n_in])
+        ops[4 + k], _ = qweights([cell, n_out])
+        if layer_norm:
+            coef = rng.uniform(0.5, 1.5, size=[cell])
+            ln_scale = float(coef.max()) / 32767
+            norms[k] = const("int16", [cell], np.round(coef / ln_scale).astype(np.int16).tolist(), scale=ln_scale, zero_point=0)
+            bscale = ln_scale / 1024
+        else:
+            bscale = in_scale * wscale
+        ops[11 + k] = const("int32", [cell], np.round(rng.uniform(-0.5, 0.5, size=[cell]) / bscale).astype(np.int32).tolist(),
+                            scale=bscale, zero_point=0)
+    if projection:
+        ops[15], pscale = qweights([n_out, cell])
+        bscale = pscale * hidden_scale
+        ops[16] = const("int32", [n_out], np.round(rng.uniform(-0.2, 0.2, size=[n_out]) / bscale).astype(np.int32).tolist(),
+                        scale=bscale, zero_point=0)
+    inputs = [inp("int8", [batch, n_in], scale=in_scale, zero_point=in_zp)] + ops
+    inputs += [var("int8", [batch, n_out], scale=st_scale, zero_point=st_zp), var("int16", [batch, cell], scale=2.0 ** -12, zero_point=0)]
+    if layer_norm:
+        inputs += norms
+    if layer_norm:
+        intermediates = [out("int16", [0], scale=0.0007 + 0.0001 * k, zero_point=0) for k in range(4)]
+    else:
+        intermediates = [out("float32", [0]) for _ in range(4)]
+    intermediates.append(out("int8", [0], scale=hidden_scale, zero_point=hidden_zp))
+    CASES.append(Case(name, "LSTM", inputs, [out("int8", scale=st_scale, zero_point=st_zp)],
+                      options=("LSTMOptions", {"fusedActivationFunction": 4, "kernelType": 0,
+                                               "cellClip": 3.0 if variant == "basic" else 0.0}),
+                      version=4, intermediates=intermediates))

@@ -17,6 +17,7 @@ extension OpRegistry {
             .svdf: { try ClassicSVDFKernel($0) },
             .lstm: { node in
                 if node.inputCount == 5 { return try ClassicLSTMBasicKernel(node) }
+                if node.optionalInput(0)?.type == .int8 { return try ClassicLSTMIntegerKernel(node) }
                 return try BidirectionalSequenceLSTMKernel(node, bidirectional: false)
             },
             .bidirectionalSequenceLstm: { try BidirectionalSequenceLSTMKernel($0, bidirectional: true) },
