@@ -112,3 +112,21 @@ for dtype in ("int8", "float16"):
 CASES.append(Case("rfft2d_float64", "RFFT2D", [inp("float64", [4, 4]), const("int32", [2], [4, 4])], [out("complex128")]))
 CASES.append(Case("rfft2d_float32_length_not_power_of_two", "RFFT2D", [inp("float32", [3, 6]), const("int32", [2], [3, 6])],
                   [out("complex64")]))
+
+# Edge cases: no boxes, no selections allowed, larger transforms.
+CASES.append(Case("non_max_suppression_v4_no_boxes", "NON_MAX_SUPPRESSION_V4",
+                  [inp("float32", [0, 4]), inp("float32", [0]), const("int32", [], 3), const("float32", [], 0.5),
+                   const("float32", [], 0.0)], [out("int32"), out("int32")]))
+CASES.append(Case("non_max_suppression_v5_max_zero", "NON_MAX_SUPPRESSION_V5",
+                  [inp("float32", [10, 4], values=_BOXES), inp("float32", [10], values=_SCORES),
+                   const("int32", [], 0), const("float32", [], 0.5), const("float32", [], 0.0), const("float32", [], 0.3)],
+                  [out("int32"), out("float32"), out("int32")]))
+CASES.append(Case("non_max_suppression_v5_ties", "NON_MAX_SUPPRESSION_V5",
+                  [inp("float32", [8, 4], values=[[i, 0, i + 1, 1] for i in range(8)]),
+                   inp("float32", [8], values=[0.5, 0.7, 0.5, 0.7, 0.5, 0.7, 0.5, 0.9]),
+                   const("int32", [], 8), const("float32", [], 0.5), const("float32", [], 0.1), const("float32", [], 0.0)],
+                  [out("int32"), out("float32"), out("int32")]))
+CASES.append(Case("rfft2d_float32_16x32", "RFFT2D", [inp("float32", [2, 16, 32]), const("int32", [2], [16, 32])],
+                  [out("complex64")]))
+CASES.append(Case("rfft2d_float32_2x2", "RFFT2D", [inp("float32", [2, 2]), const("int32", [2], [2, 2])],
+                  [out("complex64")]))

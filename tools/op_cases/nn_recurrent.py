@@ -344,3 +344,17 @@ for variant, cifg, projection, layer_norm in (("basic", False, False, False), ("
                       options=("LSTMOptions", {"fusedActivationFunction": 4, "kernelType": 0,
                                                "cellClip": 3.0 if variant == "basic" else 0.0}),
                       version=4, intermediates=intermediates))
+for name, rank, units, memory, batch, with_bias in (("svdf_int8_batch1_no_bias", 1, 3, 4, 1, False),
+                                                    ("svdf_int8_rank3", 3, 2, 3, 3, True)):
+    filters = units * rank
+    rng = np.random.default_rng(zlib.crc32(name.encode()))
+    CASES.append(Case(name, "SVDF",
+                      [inp("int8", [batch, 6], scale=0.05, zero_point=-1),
+                       const("int8", [filters, 6], rng.integers(-127, 128, [filters, 6]).tolist(), scale=0.003, zero_point=0),
+                       const("int16", [filters, memory], rng.integers(-8000, 8000, [filters, memory]).tolist(),
+                             scale=0.00005, zero_point=0),
+                       const("int32", [units], rng.integers(-900, 900, [units]).tolist(), scale=2e-5, zero_point=0)
+                       if with_bias else None,
+                       var("int16", [batch, memory * filters], scale=0.001, zero_point=0)],
+                      [out("int8", scale=0.01, zero_point=5)],
+                      options=("SVDFOptions", {"rank": rank, "fusedActivationFunction": 1}), version=3))

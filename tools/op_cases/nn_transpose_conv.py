@@ -58,3 +58,8 @@ CASES.append(Case("transpose_conv_hybrid_runtime_shape", "TRANSPOSE_CONV",
                    const("int8", [2, 2, 3, 2], _filter([2, 2, 3, 2], 12), scale=[0.03, 0.05], zero_point=[0, 0]),
                    inp("float32", [1, 2, 3, 2])],
                   [out("float32")], options=_opts(1, 2, 2), version=3))
+CASES.append(Case("transpose_conv_hybrid_uint8_filter", "TRANSPOSE_CONV",
+                  [const("int32", [4], [1, 4, 4, 2]),
+                   const("uint8", [2, 2, 2, 2], (np.array(_filter([2, 2, 2, 2], 13)) % 256).tolist(), scale=0.02, zero_point=0),
+                   inp("float32", [1, 2, 2, 2])],
+                  [out("float32")], options=_opts(1, 2, 2), version=3))
