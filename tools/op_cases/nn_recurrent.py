@@ -358,3 +358,29 @@ for name, rank, units, memory, batch, with_bias in (("svdf_int8_batch1_no_bias",
                        var("int16", [batch, memory * filters], scale=0.001, zero_point=0)],
                       [out("int8", scale=0.01, zero_point=5)],
                       options=("SVDFOptions", {"rank": rank, "fusedActivationFunction": 1}), version=3))
+
+# Float weights fed at run time (not constants).
+CASES.append(Case("rnn_float32_runtime_weights", "RNN",
+                  [inp("float32", [2, 3]), inp("float32", [4, 3], low=-0.5, high=0.5), inp("float32", [4, 4], low=-0.5, high=0.5),
+                   inp("float32", [4], low=-0.2, high=0.2), var("float32", [2, 4])],
+                  [out("float32")], options=("RNNOptions", {"fusedActivationFunction": 4})))
+CASES.append(Case("svdf_float32_runtime_weights", "SVDF",
+                  [inp("float32", [2, 3]), inp("float32", [4, 3], low=-0.5, high=0.5), inp("float32", [4, 3], low=-0.5, high=0.5),
+                   inp("float32", [4], low=-0.2, high=0.2), var("float32", [2, 12])],
+                  [out("float32")], options=("SVDFOptions", {"rank": 1})))
+_lstm_rt = [inp("float32", [2, 3])]
+for k in range(17):
+    if k < 4:
+        _lstm_rt.append(inp("float32", [4, 3], low=-0.5, high=0.5))
+    elif k < 8:
+        _lstm_rt.append(inp("float32", [4, 4], low=-0.5, high=0.5))
+    elif 11 <= k < 15:
+        _lstm_rt.append(inp("float32", [4], low=-0.2, high=0.2))
+    else:
+        _lstm_rt.append(None)
+CASES.append(Case("lstm_float32_runtime_weights", "LSTM", _lstm_rt + [var("float32", [2, 4]), var("float32", [2, 4])],
+                  [out("float32")], options=("LSTMOptions", {"fusedActivationFunction": 4, "kernelType": 0})))
+CASES.append(Case("unidirectional_sequence_rnn_float32_runtime_weights", "UNIDIRECTIONAL_SEQUENCE_RNN",
+                  [inp("float32", [2, 3, 3]), inp("float32", [4, 3], low=-0.5, high=0.5),
+                   inp("float32", [4, 4], low=-0.5, high=0.5), inp("float32", [4], low=-0.2, high=0.2), var("float32", [2, 4])],
+                  [out("float32")], options=("SequenceRNNOptions", {"fusedActivationFunction": 4})))

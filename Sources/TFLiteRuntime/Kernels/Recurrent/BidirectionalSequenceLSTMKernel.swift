@@ -146,6 +146,7 @@ final class BidirectionalSequenceLSTMKernel: OpKernel {
             }
             guard t.shape == dims else { throw node.error("operand \(d.first + k) has shape \(t.shape), expected \(dims)") }
             try node.expect(t, type: weight ? weightType : .float32, role: "operand \(d.first + k)")
+            guard t.isConstant else { return }  // run-time operands are read in `eval`
             if weight && weightType != .float32 {
                 _ = try node.elementwiseBuffer(t, Int8.self, role: "operand \(d.first + k)")
             } else {

@@ -90,27 +90,40 @@ final class ClassicRNNKernel: OpKernel {
             }
             auxWidth = a.dim(2)
         }
-        var units = [Int]()
+        var unitCounts = [Int]()
         let firsts = form == .bidirectional ? [1, 5] : [1]
         for (k, first) in firsts.enumerated() {
-            let c = try cell(node, first)
+            // Shapes and types only: weights may be run-time inputs, read in `eval`.
+            let w = try node.input(first), r = try node.input(first + 1), b = try node.input(first + 2)
+            try node.expect(w, type: .float32, .int8, .uint8, role: "weights")
+            let units = w.rank == 2 ? w.dim(0) : -1
             let cellWidth = k == 1 && auxAsBackwardInput ? auxWidth : width
-            guard c.input.cols == cellWidth else {
-                throw node.error("weights expect \(c.input.cols) inputs, input has \(cellWidth)")
+            guard w.rank == 2, w.dim(1) == cellWidth else {
+                throw node.error("weights have shape \(w.shape); the input has width \(cellWidth)")
             }
-            if let a = c.aux, a.cols != auxWidth { throw node.error("auxiliary weights expect \(a.cols) inputs") }
+            guard r.shape == [units, units], (r.type == .float32) == (w.type == .float32) else {
+                throw node.error("recurrent weights have shape \(r.shape) and type \(r.type.name); need [\(units), \(units)]")
+            }
+            try node.expect(b, type: .float32, role: "bias")
+            guard b.elementCount == units else { throw node.error("bias has \(b.elementCount) values for \(units) units") }
+            if useAuxWeights {
+                let a = try node.input(first == 1 ? 10 : 11)
+                guard a.shape == [units, auxWidth], (a.type == .float32) == (w.type == .float32) else {
+                    throw node.error("auxiliary weights have shape \(a.shape); need [\(units), \(auxWidth)]")
+                }
+            }
             let state = try node.input(stateIndices[k])
             try node.expect(state, type: .float32, role: "hidden state")
-            guard state.elementCount == batch * c.units else {
-                throw node.error("hidden state has shape \(state.shape), needs \(batch) x \(c.units)")
+            guard state.elementCount == batch * units else {
+                throw node.error("hidden state has shape \(state.shape), needs \(batch) x \(units)")
             }
-            units.append(c.units)
+            unitCounts.append(units)
         }
         let lead = form == .single ? [batch] : (timeMajor ? [time, batch] : [batch, time])
         if merge {
-            try node.setOutput(0, type: .float32, shape: lead + [units.reduce(0, +)])
+            try node.setOutput(0, type: .float32, shape: lead + [unitCounts.reduce(0, +)])
         } else {
-            for (k, u) in units.enumerated() { try node.setOutput(k, type: .float32, shape: lead + [u]) }
+            for (k, u) in unitCounts.enumerated() { try node.setOutput(k, type: .float32, shape: lead + [u]) }
         }
     }
 

@@ -54,10 +54,10 @@ final class ClassicSVDFKernel: OpKernel {
             try node.expect(b, type: .float32, role: "bias")
             guard b.elementCount == units else { throw node.error("bias has \(b.elementCount) values for \(units) units") }
         }
-        _ = try ClassicRNNCell.Weights(feature, node: node, role: "weights_feature")
+        try node.expect(feature, type: .float32, .int8, .uint8, role: "weights_feature")
         switch time.type {
         case .float32:
-            timeWeights = Array(try FloatOperand.read(time, node: node, role: "weights_time").prefix(filters * memory))
+            timeWeights = []  // read in `eval`: float weights may be run-time inputs
         case .int8, .uint8:
             let scale = time.scale
             timeWeights = try node.elementwiseBuffer(time, Int8.self, role: "weights_time").map { Float($0) * scale }
@@ -158,6 +158,8 @@ final class ClassicSVDFKernel: OpKernel {
         }
         var bias = [Float](repeating: 0, count: units)
         if let b = node.optionalInput(3) { bias = Array(try FloatOperand.read(b, node: node, role: "bias").prefix(units)) }
+        let floatTime = try node.input(2).type == .float32
+        if floatTime { timeWeights = Array(try FloatOperand.read(try node.input(2), node: node, role: "weights_time")) }
         timeWeights.withUnsafeBufferPointer { wt in
             for b in 0..<batch {
                 for u in 0..<units {
