@@ -29,10 +29,13 @@ final class Conv3DKernel: OpKernel {
     }
 
     func prepare(_ node: Node) throws {
-        let x = try node.input(inputIndex), w = try node.input(1)
+        let x = try node.input(inputIndex)
+        let w = try node.input(1)
         try node.expect(x, type: .float32, role: "input")
         try node.expect(w, type: .float32, role: "filter")
-        guard x.rank == 5, w.rank == 5 else { throw node.error("input \(x.shape) and filter \(w.shape) must have rank 5") }
+        guard x.rank == 5, w.rank == 5 else {
+            throw node.error("input \(x.shape) and filter \(w.shape) must have rank 5")
+        }
         try FloatOperand.checkExtent(x.shape, node: node, role: "input")
         try FloatOperand.checkExtent(w.shape, node: node, role: "filter")
         guard stride.allSatisfy({ $0 > 0 }), dilation.allSatisfy({ $0 > 0 }) else {
@@ -69,7 +72,8 @@ final class Conv3DKernel: OpKernel {
             }
             outSize = [dims[1], dims[2], dims[3]]
             for a in 0..<3 {
-                let forward = p.padding.outputSize(input: outSize[a], filter: kernel[a], stride: stride[a], dilation: dilation[a])
+                let forward = p.padding.outputSize(
+                    input: outSize[a], filter: kernel[a], stride: stride[a], dilation: dilation[a])
                 pad[a] = p.padding.paddingBefore(
                     input: outSize[a], filter: kernel[a], stride: stride[a], dilation: dilation[a], output: forward)
                 // LiteRT refuses an output size whose forward convolution would not give the input's.
@@ -80,7 +84,8 @@ final class Conv3DKernel: OpKernel {
         } else {
             for a in 0..<3 {
                 outSize[a] = max(
-                    0, p.padding.outputSize(input: inSize[a], filter: kernel[a], stride: stride[a], dilation: dilation[a]))
+                    0,
+                    p.padding.outputSize(input: inSize[a], filter: kernel[a], stride: stride[a], dilation: dilation[a]))
                 pad[a] = p.padding.paddingBefore(
                     input: inSize[a], filter: kernel[a], stride: stride[a], dilation: dilation[a], output: outSize[a])
             }
@@ -115,7 +120,8 @@ final class Conv3DKernel: OpKernel {
         _ x: UnsafePointer<Float>, _ w: UnsafePointer<Float>, _ y: UnsafeMutablePointer<Float>, _ bias: [Float],
         inPixels: Int, outPixels: Int, lower: Float, upper: Float
     ) {
-        let cin = inChannels, cout = outChannels
+        let cin = inChannels
+        let cout = outChannels
         var acc = [Float](repeating: 0, count: cout)
         for b in 0..<batch {
             for od in 0..<outSize[0] {
@@ -153,7 +159,8 @@ final class Conv3DKernel: OpKernel {
         _ x: UnsafePointer<Float>, _ w: UnsafePointer<Float>, _ y: UnsafeMutablePointer<Float>,
         inPixels: Int, outPixels: Int
     ) {
-        let cin = inChannels, cout = outChannels
+        let cin = inChannels
+        let cout = outChannels
         for b in 0..<batch {
             for id in 0..<inSize[0] {
                 for ih in 0..<inSize[1] {

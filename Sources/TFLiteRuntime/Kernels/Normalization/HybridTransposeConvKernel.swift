@@ -26,7 +26,9 @@ final class HybridTransposeConvKernel: OpKernel {
     }
 
     func prepare(_ node: Node) throws {
-        let shapeTensor = try node.input(0), filter = try node.input(1), input = try node.input(2)
+        let shapeTensor = try node.input(0)
+        let filter = try node.input(1)
+        let input = try node.input(2)
         try node.expect(input, type: .float32, role: "input")
         try node.expect(filter, type: .int8, role: "filter")
         try node.expect(shapeTensor, type: .int32, role: "output shape")
@@ -71,8 +73,10 @@ final class HybridTransposeConvKernel: OpKernel {
             input: input.shape, filter: filter.shape, outputHeight: dims[1], outputWidth: dims[2],
             strideHeight: parameters.strideHeight, strideWidth: parameters.strideWidth, padding: parameters.padding)
         let p = parameters
-        let forwardHeight = p.padding.outputSize(input: dims[1], filter: g.filterHeight, stride: p.strideHeight, dilation: 1)
-        let forwardWidth = p.padding.outputSize(input: dims[2], filter: g.filterWidth, stride: p.strideWidth, dilation: 1)
+        let forwardHeight = p.padding.outputSize(
+            input: dims[1], filter: g.filterHeight, stride: p.strideHeight, dilation: 1)
+        let forwardWidth = p.padding.outputSize(
+            input: dims[2], filter: g.filterWidth, stride: p.strideWidth, dilation: 1)
         // LiteRT refuses an output size whose forward convolution would not give the input's.
         guard forwardHeight == g.inputHeight, forwardWidth == g.inputWidth else {
             throw node.error("output shape \(dims) does not convolve back to input \(input.shape)")
@@ -97,7 +101,8 @@ final class HybridTransposeConvKernel: OpKernel {
         let (lower, upper) = parameters.activation.floatRange
         let imageSize = g.inputHeight * g.inputWidth * g.inputChannels
         let outputSize = g.outputHeight * g.outputWidth * g.outputChannels
-        let c = g.inputChannels, o = g.outputChannels
+        let c = g.inputChannels
+        let o = g.outputChannels
         weights.withUnsafeBufferPointer { w in
             quantized.withUnsafeMutableBufferPointer { qb in
                 accumulators.withUnsafeMutableBufferPointer { acc in

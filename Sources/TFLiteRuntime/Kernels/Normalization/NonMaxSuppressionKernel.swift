@@ -21,17 +21,21 @@ final class NonMaxSuppressionKernel: OpKernel {
     }
 
     func prepare(_ node: Node) throws {
-        let boxes = try node.input(0), scores = try node.input(1)
+        let boxes = try node.input(0)
+        let scores = try node.input(1)
         try node.expect(boxes, type: .float32, role: "boxes")
         try node.expect(scores, type: .float32, role: "scores")
-        guard boxes.rank == 2, boxes.dim(1) == 4 else { throw node.error("boxes must have shape [N, 4], has \(boxes.shape)") }
+        guard boxes.rank == 2, boxes.dim(1) == 4 else {
+            throw node.error("boxes must have shape [N, 4], has \(boxes.shape)")
+        }
         guard scores.rank == 1, scores.dim(0) == boxes.dim(0) else {
             throw node.error("scores \(scores.shape) do not match \(boxes.dim(0)) boxes")
         }
         let maxOutput = try node.input(2)
         try node.expect(maxOutput, type: .int32, role: "max_output_size")
         guard maxOutput.elementCount == 1 else { throw node.error("max_output_size must be a scalar") }
-        for (i, role) in [(3, "iou_threshold"), (4, "score_threshold"), (5, "soft_nms_sigma")] where i < (soft ? 6 : 5) {
+        for (i, role) in [(3, "iou_threshold"), (4, "score_threshold"), (5, "soft_nms_sigma")] where i < (soft ? 6 : 5)
+        {
             let t = try node.input(i)
             try node.expect(t, type: .float32, role: role)
             guard t.elementCount == 1 else { throw node.error("\(role) must be a scalar") }
@@ -69,10 +73,13 @@ final class NonMaxSuppressionKernel: OpKernel {
         let iouThreshold = try scalar(node, 3, "iou_threshold")
         let scoreThreshold = try scalar(node, 4, "score_threshold")
         let sigma = soft ? try scalar(node, 5, "soft_nms_sigma") : 0
-        guard iouThreshold >= 0, iouThreshold <= 1 else { throw node.error("iou_threshold \(iouThreshold) is outside [0, 1]") }
+        guard iouThreshold >= 0, iouThreshold <= 1 else {
+            throw node.error("iou_threshold \(iouThreshold) is outside [0, 1]")
+        }
         guard sigma >= 0 else { throw node.error("soft_nms_sigma \(sigma) is negative") }
         let indices = try node.elementwiseBuffer(try node.output(0), Int32.self, role: "selected indices")
-        let selectedScores = soft ? try node.elementwiseBuffer(try node.output(1), Float.self, role: "selected scores") : nil
+        let selectedScores =
+            soft ? try node.elementwiseBuffer(try node.output(1), Float.self, role: "selected scores") : nil
         let valid = try node.elementwiseBuffer(try node.output(soft ? 2 : 1), Int32.self, role: "valid outputs")
         guard indices.count == maxOutput, selectedScores.map({ $0.count == maxOutput }) ?? true, valid.count == 1 else {
             throw node.error("outputs are not sized for max_output_size \(maxOutput)")
@@ -120,12 +127,18 @@ final class NonMaxSuppressionKernel: OpKernel {
     }
 
     private static func iou(_ boxes: UnsafeMutableBufferPointer<Float>, _ i: Int, _ j: Int) -> Float {
-        let a = 4 * i, b = 4 * j
-        let ay0 = min(boxes[a], boxes[a + 2]), ay1 = max(boxes[a], boxes[a + 2])
-        let ax0 = min(boxes[a + 1], boxes[a + 3]), ax1 = max(boxes[a + 1], boxes[a + 3])
-        let by0 = min(boxes[b], boxes[b + 2]), by1 = max(boxes[b], boxes[b + 2])
-        let bx0 = min(boxes[b + 1], boxes[b + 3]), bx1 = max(boxes[b + 1], boxes[b + 3])
-        let areaA = (ay1 - ay0) * (ax1 - ax0), areaB = (by1 - by0) * (bx1 - bx0)
+        let a = 4 * i
+        let b = 4 * j
+        let ay0 = min(boxes[a], boxes[a + 2])
+        let ay1 = max(boxes[a], boxes[a + 2])
+        let ax0 = min(boxes[a + 1], boxes[a + 3])
+        let ax1 = max(boxes[a + 1], boxes[a + 3])
+        let by0 = min(boxes[b], boxes[b + 2])
+        let by1 = max(boxes[b], boxes[b + 2])
+        let bx0 = min(boxes[b + 1], boxes[b + 3])
+        let bx1 = max(boxes[b + 1], boxes[b + 3])
+        let areaA = (ay1 - ay0) * (ax1 - ax0)
+        let areaB = (by1 - by0) * (bx1 - bx0)
         if areaA <= 0 || areaB <= 0 { return 0 }
         let intersection = max(min(ay1, by1) - max(ay0, by0), 0) * max(min(ax1, bx1) - max(ax0, bx0), 0)
         let union = areaA + areaB - intersection

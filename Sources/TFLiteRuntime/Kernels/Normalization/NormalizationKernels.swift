@@ -75,7 +75,8 @@ final class L2NormalizationKernel: OpKernel {
                 let d = Int32(input[base + c]) - zero
                 let scaled =
                     folded
-                    ? FixedPoint.multiply(d, by: FixedPoint.Multiplier(multiplier: inverse.multiplier, shift: inverse.shift + 7))
+                    ? FixedPoint.multiply(
+                        d, by: FixedPoint.Multiplier(multiplier: inverse.multiplier, shift: inverse.shift + 7))
                     : FixedPoint.multiplySmallerThanOne(128 &* d, by: inverse) &+ offset
                 output[base + c] = T(truncatingIfNeeded: min(range.upperBound, max(range.lowerBound, scaled)))
             }

@@ -18,7 +18,8 @@ final class RFFT2DKernel: OpKernel {
     }
 
     func prepare(_ node: Node) throws {
-        let x = try node.input(0), length = try node.input(1)
+        let x = try node.input(0)
+        let length = try node.input(1)
         try node.expect(x, type: .float32, role: "input")
         try node.expect(length, type: .int32, role: "fft_length")
         guard x.rank >= 2 else { throw node.error("input must have rank 2 or more, has shape \(x.shape)") }
@@ -52,7 +53,8 @@ final class RFFT2DKernel: OpKernel {
     }
 
     func eval(_ node: Node) throws {
-        let xt = try node.input(0), yt = try node.output(0)
+        let xt = try node.input(0)
+        let yt = try node.output(0)
         let x = try node.elementwiseBuffer(xt, Float.self, role: "input")
         // complex64 elements are float pairs: twice as many floats as elements.
         guard yt.type == .complex64, let base = yt.data, yt.byteCount >= yt.elementCount * 8 else {
@@ -60,11 +62,13 @@ final class RFFT2DKernel: OpKernel {
             throw node.error("output has no memory for \(yt.shape) complex64 values")
         }
         let y = UnsafeMutableBufferPointer(start: base.assumingMemoryBound(to: Float.self), count: 2 * yt.elementCount)
-        let inH = xt.shape[xt.rank - 2], inW = xt.shape[xt.rank - 1]
+        let inH = xt.shape[xt.rank - 2]
+        let inW = xt.shape[xt.rank - 1]
         let bins = columns / 2 + 1
         let slices = yt.elementCount / max(1, rows * bins)
         guard y.count == 2 * slices * rows * bins else { throw node.error("output is not sized for fft_length") }
-        let usedH = min(inH, rows), usedW = min(inW, columns)
+        let usedH = min(inH, rows)
+        let usedW = min(inW, columns)
         var spectrum = [Double](repeating: 0, count: 2 * rows * bins)
         rowTwiddles.withUnsafeBufferPointer { rt in
             columnTwiddles.withUnsafeBufferPointer { ct in
@@ -74,7 +78,8 @@ final class RFFT2DKernel: OpKernel {
                         // Real DFT of each row (rows beyond the input are zero and stay zero).
                         for r in 0..<rows {
                             for k in 0..<bins {
-                                var re = 0.0, im = 0.0
+                                var re = 0.0
+                                var im = 0.0
                                 if r < usedH {
                                     for c in 0..<usedW {
                                         let v = Double(x[input + r * inW + c])
@@ -91,11 +96,14 @@ final class RFFT2DKernel: OpKernel {
                         let output = slice * rows * bins
                         for u in 0..<rows {
                             for k in 0..<bins {
-                                var re = 0.0, im = 0.0
+                                var re = 0.0
+                                var im = 0.0
                                 for r in 0..<rows {
                                     let t = (u * r) % rows
-                                    let c = ct[2 * t], sn = ct[2 * t + 1]
-                                    let a = s[2 * (r * bins + k)], b = s[2 * (r * bins + k) + 1]
+                                    let c = ct[2 * t]
+                                    let sn = ct[2 * t + 1]
+                                    let a = s[2 * (r * bins + k)]
+                                    let b = s[2 * (r * bins + k) + 1]
                                     re += a * c + b * sn
                                     im += b * c - a * sn
                                 }

@@ -41,8 +41,9 @@ final class BidirectionalSequenceLSTMKernel: OpKernel {
         if bidirectional {
             try node.expect(inputs: 39, 48, outputs: node.outputs.count)
             let p = try BidirectionalSequenceLSTMParameters(node)
-            var o = LSTMOptions(activation: Int(p.activation.rawValue), cellClip: p.cellClip, projClip: p.projectionClip,
-                                timeMajor: p.timeMajor)
+            var o = LSTMOptions(
+                activation: Int(p.activation.rawValue), cellClip: p.cellClip, projClip: p.projectionClip,
+                timeMajor: p.timeMajor)
             o.asymmetricQuantizeInputs = p.asymmetricQuantizeInputs
             options = o
             merge = p.mergeOutputs
@@ -57,12 +58,15 @@ final class BidirectionalSequenceLSTMKernel: OpKernel {
             try node.expect(inputs: 20, 24, outputs: 1)
             let p = try LSTMParameters(node)
             guard p.kernelType == 0 else { throw node.error("only the full LSTM kernel is supported (kernel_type 0)") }
-            var o = LSTMOptions(activation: Int(p.activation.rawValue), cellClip: p.cellClip, projClip: p.projectionClip,
-                                timeMajor: true)
+            var o = LSTMOptions(
+                activation: Int(p.activation.rawValue), cellClip: p.cellClip, projClip: p.projectionClip,
+                timeMajor: true)
             o.asymmetricQuantizeInputs = p.asymmetricQuantizeInputs
             options = o
             merge = false
-            directions = [Direction(first: 1, outputState: 18, cellState: 19, layerNorm: node.inputCount > 20 ? 20 : nil)]
+            directions = [
+                Direction(first: 1, outputState: 18, cellState: 19, layerNorm: node.inputCount > 20 ? 20 : nil)
+            ]
         }
         guard [0, 1, 2, 3, 4, 6].contains(options.activation) else {
             throw node.error("unsupported fused activation \(options.activation)")
@@ -102,7 +106,8 @@ final class BidirectionalSequenceLSTMKernel: OpKernel {
         shapes = []
         hybrid = false
         for (k, d) in directions.enumerated() {
-            let s = try checkDirection(node, d, batch: batch, time: time, width: k == 1 && auxAsBackwardInput ? auxWidth : width)
+            let s = try checkDirection(
+                node, d, batch: batch, time: time, width: k == 1 && auxAsBackwardInput ? auxWidth : width)
             if useAuxWeights, let first = d.aux {
                 for g in 0..<4 {
                     guard let w = node.optionalInput(first + g) else {
@@ -110,7 +115,8 @@ final class BidirectionalSequenceLSTMKernel: OpKernel {
                         throw node.error("auxiliary weights \(first + g) are missing")
                     }
                     guard w.shape == [s.cell, auxWidth], w.type == node.optionalInput(d.first + 3)?.type else {
-                        throw node.error("auxiliary weights \(first + g) have shape \(w.shape) or a type unlike the weights")
+                        throw node.error(
+                            "auxiliary weights \(first + g) have shape \(w.shape) or a type unlike the weights")
                     }
                 }
             }
@@ -144,7 +150,9 @@ final class BidirectionalSequenceLSTMKernel: OpKernel {
                 if required { throw node.error("operand \(d.first + k) is required") }
                 return
             }
-            guard t.shape == dims else { throw node.error("operand \(d.first + k) has shape \(t.shape), expected \(dims)") }
+            guard t.shape == dims else {
+                throw node.error("operand \(d.first + k) has shape \(t.shape), expected \(dims)")
+            }
             try node.expect(t, type: weight ? weightType : .float32, role: "operand \(d.first + k)")
             guard t.isConstant else { return }  // run-time operands are read in `eval`
             if weight && weightType != .float32 {
@@ -185,7 +193,9 @@ final class BidirectionalSequenceLSTMKernel: OpKernel {
         for (i, n) in [(d.outputState, s.output), (d.cellState, s.cell)] {
             let t = try node.input(i)
             try node.expect(t, type: .float32, role: "state")
-            guard t.elementCount == batch * n else { throw node.error("state \(i) has shape \(t.shape), needs \(batch) x \(n)") }
+            guard t.elementCount == batch * n else {
+                throw node.error("state \(i) has shape \(t.shape), needs \(batch) x \(n)")
+            }
         }
         return s
     }
@@ -209,8 +219,9 @@ final class BidirectionalSequenceLSTMKernel: OpKernel {
         let totalOutput = shapes.reduce(0) { $0 + $1.output }
         for (k, d) in directions.enumerated() {
             let s = shapes[k]
-            let cell = LSTMFloatCell(node: node, direction: d.first, layerNormAt: d.layerNorm,
-                                     auxAt: useAuxWeights ? d.aux : nil, shape: s, options: options, hybrid: hybrid)
+            let cell = LSTMFloatCell(
+                node: node, direction: d.first, layerNormAt: d.layerNorm,
+                auxAt: useAuxWeights ? d.aux : nil, shape: s, options: options, hybrid: hybrid)
             let readsAux = k == 1 && auxAsBackwardInput
             guard let x = readsAux ? aux : input else { throw node.error("auxiliary input has no data") }
             let stepAux = useAuxWeights ? aux : nil
@@ -225,9 +236,10 @@ final class BidirectionalSequenceLSTMKernel: OpKernel {
                 if s.timeMajor {
                     for i in 0..<s.time {
                         let t = backward ? s.time - 1 - i : i
-                        cell.step(input: x + t * s.batch * s.input, batch: s.batch, outputState: outputState,
-                                  cellState: cellState, output: tmp, aux: stepAux.map { $0 + t * s.batch * auxWidth },
-                                  auxWidth: auxWidth)
+                        cell.step(
+                            input: x + t * s.batch * s.input, batch: s.batch, outputState: outputState,
+                            cellState: cellState, output: tmp, aux: stepAux.map { $0 + t * s.batch * auxWidth },
+                            auxWidth: auxWidth)
                         for b in 0..<s.batch {
                             for o in 0..<s.output { y[(t * s.batch + b) * stride + o] = tmp[b * s.output + o] }
                         }
@@ -236,9 +248,10 @@ final class BidirectionalSequenceLSTMKernel: OpKernel {
                     for b in 0..<s.batch {
                         for i in 0..<s.time {
                             let t = backward ? s.time - 1 - i : i
-                            cell.step(input: x + (b * s.time + t) * s.input, batch: 1,
-                                      outputState: outputState + b * s.output, cellState: cellState + b * s.cell, output: tmp,
-                                      aux: stepAux.map { $0 + (b * s.time + t) * auxWidth }, auxWidth: auxWidth)
+                            cell.step(
+                                input: x + (b * s.time + t) * s.input, batch: 1,
+                                outputState: outputState + b * s.output, cellState: cellState + b * s.cell, output: tmp,
+                                aux: stepAux.map { $0 + (b * s.time + t) * auxWidth }, auxWidth: auxWidth)
                             for o in 0..<s.output { y[(b * s.time + t) * stride + o] = tmp[o] }
                         }
                     }
@@ -251,7 +264,10 @@ final class BidirectionalSequenceLSTMKernel: OpKernel {
 extension LSTMFloatCell {
     /// A cell bound to one direction's operands: input_to_input weights at `direction`, the other
     /// 16 weights and biases after it in LSTM order, layer-norm coefficients from `layerNorm`.
-    init(node: Node, direction first: Int, layerNormAt: Int?, auxAt: Int? = nil, shape: LSTMShape, options: LSTMOptions, hybrid: Bool) {
+    init(
+        node: Node, direction first: Int, layerNormAt: Int?, auxAt: Int? = nil, shape: LSTMShape, options: LSTMOptions,
+        hybrid: Bool
+    ) {
         self.init(shape: shape, options: options, hybrid: hybrid)
         func matrix(_ i: Int) -> Matrix? {
             guard let t = node.optionalInput(i) else { return nil }
@@ -262,7 +278,9 @@ extension LSTMFloatCell {
                 let q = UnsafeBufferPointer(t.buffer(Int8.self))
                 m.int8 = q
                 if options.asymmetricQuantizeInputs {
-                    m.rowSums = (0..<m.rows).map { r in (0..<m.cols).reduce(Int32(0)) { $0 &+ Int32(q[r * m.cols + $1]) } }
+                    m.rowSums = (0..<m.rows).map { r in
+                        (0..<m.cols).reduce(Int32(0)) { $0 &+ Int32(q[r * m.cols + $1]) }
+                    }
                 }
             }
             return m

@@ -23,10 +23,15 @@ final class ClassicLSTMBasicKernel: OpKernel {
     }
 
     func prepare(_ node: Node) throws {
-        let x = try node.input(0), previous = try node.input(1), w = try node.input(2), bias = try node.input(3)
+        let x = try node.input(0)
+        let previous = try node.input(1)
+        let w = try node.input(2)
+        let bias = try node.input(3)
         let state = try node.input(4)
         if x.type == .uint8 {
-            for (t, role) in [(previous, "previous activation"), (w, "weights")] { try node.expect(t, type: .uint8, role: role) }
+            for (t, role) in [(previous, "previous activation"), (w, "weights")] {
+                try node.expect(t, type: .uint8, role: role)
+            }
             try node.expect(bias, type: .int32, role: "biases")
             try node.expect(state, type: .int16, role: "state")
             let outputs = try (0..<4).map { try node.output($0) }
@@ -39,13 +44,16 @@ final class ClassicLSTMBasicKernel: OpKernel {
             }
             quantized = (FixedPoint.quantizeMultiplier(4096 * Double(bias.scale)), Int32(w.zeroPoint))
         } else {
-            for (t, role) in [(x, "input"), (previous, "previous activation"), (w, "weights"), (bias, "biases"), (state, "state")] {
+            for (t, role) in [
+                (x, "input"), (previous, "previous activation"), (w, "weights"), (bias, "biases"), (state, "state"),
+            ] {
                 try node.expect(t, type: .float32, role: role)
             }
             quantized = nil
         }
         guard x.rank >= 1, previous.rank == x.rank, w.rank == 2, bias.rank == 1, state.shape == previous.shape else {
-            throw node.error("operand shapes \(x.shape), \(previous.shape), \(w.shape), \(bias.shape), \(state.shape) do not fit")
+            throw node.error(
+                "operand shapes \(x.shape), \(previous.shape), \(w.shape), \(bias.shape), \(state.shape) do not fit")
         }
         inputWidth = x.shape[x.rank - 1]
         depth = previous.shape[previous.rank - 1]

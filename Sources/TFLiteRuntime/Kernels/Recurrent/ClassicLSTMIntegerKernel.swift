@@ -13,10 +13,13 @@ final class ClassicLSTMIntegerKernel: OpKernel {
         try node.expect(inputs: 20, 24, outputs: 1)
         let p = try LSTMParameters(node)
         guard p.kernelType == 0 else { throw node.error("only the full LSTM kernel is supported (kernel_type 0)") }
-        var o = LSTMOptions(activation: Int(p.activation.rawValue), cellClip: p.cellClip, projClip: p.projectionClip,
-                            timeMajor: true)
+        var o = LSTMOptions(
+            activation: Int(p.activation.rawValue), cellClip: p.cellClip, projClip: p.projectionClip,
+            timeMajor: true)
         o.asymmetricQuantizeInputs = p.asymmetricQuantizeInputs
-        guard [0, 1, 2, 3, 4, 6].contains(o.activation) else { throw node.error("unsupported fused activation \(o.activation)") }
+        guard [0, 1, 2, 3, 4, 6].contains(o.activation) else {
+            throw node.error("unsupported fused activation \(o.activation)")
+        }
         guard o.cellClip >= 0, o.projClip >= 0, o.cellClip.isFinite, o.projClip.isFinite else {
             throw node.error("cell_clip and proj_clip must be finite and non-negative")
         }
@@ -37,20 +40,27 @@ final class ClassicLSTMIntegerKernel: OpKernel {
         guard s.cell > 0, s.output > 0, toOutput.dim(1) == s.input else {
             throw node.error("weights \(toOutput.shape) do not fit input \(x.shape)")
         }
-        for (k, dims) in [(1, [s.cell, s.input]), (2, [s.cell, s.input]), (3, [s.cell, s.input]), (5, [s.cell, s.output]),
-                          (6, [s.cell, s.output]), (7, [s.cell, s.output]), (16, [s.output, s.cell])] {
+        for (k, dims) in [
+            (1, [s.cell, s.input]), (2, [s.cell, s.input]), (3, [s.cell, s.input]), (5, [s.cell, s.output]),
+            (6, [s.cell, s.output]), (7, [s.cell, s.output]), (16, [s.output, s.cell]),
+        ] {
             if let t = node.optionalInput(k), t.shape != dims {
                 throw node.error("operand \(k) has shape \(t.shape), expected \(dims)")
             }
         }
         for k in [9, 10, 11, 12, 13, 14, 15, 20, 21, 22, 23] {
-            if let t = node.optionalInput(k), t.shape != [s.cell] { throw node.error("operand \(k) has shape \(t.shape)") }
+            if let t = node.optionalInput(k), t.shape != [s.cell] {
+                throw node.error("operand \(k) has shape \(t.shape)")
+            }
         }
-        if let t = node.optionalInput(17), t.shape != [s.output] { throw node.error("projection bias has shape \(t.shape)") }
+        if let t = node.optionalInput(17), t.shape != [s.output] {
+            throw node.error("projection bias has shape \(t.shape)")
+        }
         if node.optionalInput(16) == nil, s.output != s.cell {
             throw node.error("without projection the output width must equal the cell width")
         }
-        let outputState = try node.input(LSTMOperand.outputState), cellState = try node.input(LSTMOperand.cellState)
+        let outputState = try node.input(LSTMOperand.outputState)
+        let cellState = try node.input(LSTMOperand.cellState)
         guard outputState.elementCount == s.batch * s.output, cellState.elementCount == s.batch * s.cell else {
             throw node.error("states \(outputState.shape) and \(cellState.shape) do not fit batch \(s.batch)")
         }

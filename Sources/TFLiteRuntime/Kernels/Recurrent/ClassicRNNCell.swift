@@ -49,10 +49,13 @@ struct ClassicRNNCell {
     var aux: Weights?
     var units: Int { input.rows }
 
-    init(input: Weights, recurrent: Weights, bias: RuntimeTensor, activation: FusedActivation, asymmetric: Bool,
-         node: Node) throws {
+    init(
+        input: Weights, recurrent: Weights, bias: RuntimeTensor, activation: FusedActivation, asymmetric: Bool,
+        node: Node
+    ) throws {
         guard recurrent.rows == input.rows, recurrent.cols == input.rows else {
-            throw node.error("recurrent weights are \(recurrent.rows)x\(recurrent.cols), need \(input.rows)x\(input.rows)")
+            throw node.error(
+                "recurrent weights are \(recurrent.rows)x\(recurrent.cols), need \(input.rows)x\(input.rows)")
         }
         guard input.isHybrid == recurrent.isHybrid else { throw node.error("weights must all be float32 or all int8") }
         try node.expect(bias, type: .float32, role: "bias")
@@ -93,7 +96,8 @@ struct ClassicRNNCell {
         _ w: Weights, _ x: UnsafePointer<Float>, batch: Int, into acc: UnsafeMutablePointer<Float>,
         scratch: inout [Int8]
     ) {
-        let rows = w.rows, cols = w.cols
+        let rows = w.rows
+        let cols = w.cols
         if let f = w.floats {
             for b in 0..<batch {
                 for r in 0..<rows {

@@ -38,7 +38,9 @@ final class ClassicRNNKernel: OpKernel {
         case .bidirectional:
             try node.expect(inputs: 9, 12, outputs: node.outputs.count)
             let p = try BidirectionalSequenceRNNParameters(node)
-            (activation, timeMajor, merge, asymmetric) = (p.activation, p.timeMajor, p.mergeOutputs, p.asymmetricQuantizeInputs)
+            (activation, timeMajor, merge, asymmetric) = (
+                p.activation, p.timeMajor, p.mergeOutputs, p.asymmetricQuantizeInputs
+            )
             guard node.outputs.count == (merge ? 1 : 2) else {
                 throw node.error("expects \(merge ? 1 : 2) outputs, has \(node.outputs.count)")
             }
@@ -52,7 +54,8 @@ final class ClassicRNNKernel: OpKernel {
             recurrent: .init(try node.input(first + 1), node: node, role: "recurrent weights"),
             bias: try node.input(first + 2), activation: activation, asymmetric: asymmetric, node: node)
         if useAuxWeights {
-            let w = try ClassicRNNCell.Weights(try node.input(first == 1 ? 10 : 11), node: node, role: "auxiliary weights")
+            let w = try ClassicRNNCell.Weights(
+                try node.input(first == 1 ? 10 : 11), node: node, role: "auxiliary weights")
             guard w.rows == c.units, w.isHybrid == c.input.isHybrid else {
                 throw node.error("auxiliary weights must have \(c.units) rows and the weights' type")
             }
@@ -94,7 +97,9 @@ final class ClassicRNNKernel: OpKernel {
         let firsts = form == .bidirectional ? [1, 5] : [1]
         for (k, first) in firsts.enumerated() {
             // Shapes and types only: weights may be run-time inputs, read in `eval`.
-            let w = try node.input(first), r = try node.input(first + 1), b = try node.input(first + 2)
+            let w = try node.input(first)
+            let r = try node.input(first + 1)
+            let b = try node.input(first + 2)
             try node.expect(w, type: .float32, .int8, .uint8, role: "weights")
             let units = w.rank == 2 ? w.dim(0) : -1
             let cellWidth = k == 1 && auxAsBackwardInput ? auxWidth : width
@@ -102,10 +107,13 @@ final class ClassicRNNKernel: OpKernel {
                 throw node.error("weights have shape \(w.shape); the input has width \(cellWidth)")
             }
             guard r.shape == [units, units], (r.type == .float32) == (w.type == .float32) else {
-                throw node.error("recurrent weights have shape \(r.shape) and type \(r.type.name); need [\(units), \(units)]")
+                throw node.error(
+                    "recurrent weights have shape \(r.shape) and type \(r.type.name); need [\(units), \(units)]")
             }
             try node.expect(b, type: .float32, role: "bias")
-            guard b.elementCount == units else { throw node.error("bias has \(b.elementCount) values for \(units) units") }
+            guard b.elementCount == units else {
+                throw node.error("bias has \(b.elementCount) values for \(units) units")
+            }
             if useAuxWeights {
                 let a = try node.input(first == 1 ? 10 : 11)
                 guard a.shape == [units, auxWidth], (a.type == .float32) == (w.type == .float32) else {
@@ -162,17 +170,19 @@ final class ClassicRNNKernel: OpKernel {
                 for _ in 0..<passes {
                     for s in 0..<time {
                         let t = backward ? time - 1 - s : s
-                        c.step(x + t * batch * width, batch: batch, state: state, output: y + t * batch * stride,
-                               outputStride: stride, scratch: &scratch, auxX: stepAux.map { $0 + t * batch * auxWidth })
+                        c.step(
+                            x + t * batch * width, batch: batch, state: state, output: y + t * batch * stride,
+                            outputStride: stride, scratch: &scratch, auxX: stepAux.map { $0 + t * batch * auxWidth })
                     }
                 }
             } else {
                 for b in 0..<batch {
                     for s in 0..<time {
                         let t = backward ? time - 1 - s : s
-                        c.step(x + (b * time + t) * width, batch: 1, state: state + b * c.units,
-                               output: y + (b * time + t) * stride, outputStride: stride, scratch: &scratch,
-                               auxX: stepAux.map { $0 + (b * time + t) * auxWidth })
+                        c.step(
+                            x + (b * time + t) * width, batch: 1, state: state + b * c.units,
+                            output: y + (b * time + t) * stride, outputStride: stride, scratch: &scratch,
+                            auxX: stepAux.map { $0 + (b * time + t) * auxWidth })
                     }
                 }
             }

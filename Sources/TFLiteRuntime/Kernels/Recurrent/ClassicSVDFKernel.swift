@@ -16,7 +16,8 @@ final class ClassicSVDFKernel: OpKernel {
     private var scratch = [Int8]()
     private var batch = 0, inputSize = 0, filters = 0, memory = 0, units = 0
     /// Integer form: feature product to state scale, and state × time weights to output scale.
-    private var integer: (feature: FixedPoint.Multiplier, time: FixedPoint.Multiplier, inputZero: Int32, outputZero: Int32)?
+    private var integer:
+        (feature: FixedPoint.Multiplier, time: FixedPoint.Multiplier, inputZero: Int32, outputZero: Int32)?
 
     init(_ node: Node) throws {
         try node.expect(inputs: 5, outputs: 1)
@@ -27,18 +28,23 @@ final class ClassicSVDFKernel: OpKernel {
 
     func prepare(_ node: Node) throws {
         needsStateReset = true
-        let x = try node.input(0), feature = try node.input(1), time = try node.input(2), state = try node.input(4)
+        let x = try node.input(0)
+        let feature = try node.input(1)
+        let time = try node.input(2)
+        let state = try node.input(4)
         try node.expect(x, type: .float32, .int8, role: "input")
         try node.expect(state, type: x.type == .int8 ? .int16 : .float32, role: "state")
         guard x.rank == 2, feature.rank == 2, time.rank == 2 else {
-            throw node.error("input \(x.shape), weights_feature \(feature.shape) and weights_time \(time.shape) need rank 2")
+            throw node.error(
+                "input \(x.shape), weights_feature \(feature.shape) and weights_time \(time.shape) need rank 2")
         }
         batch = x.dim(0)
         inputSize = x.dim(1)
         filters = feature.dim(0)
         memory = time.dim(1)
         guard feature.dim(1) == inputSize, time.dim(0) == filters, memory > 0 else {
-            throw node.error("weights_feature \(feature.shape) and weights_time \(time.shape) do not fit input \(x.shape)")
+            throw node.error(
+                "weights_feature \(feature.shape) and weights_time \(time.shape) do not fit input \(x.shape)")
         }
         guard filters % p.rank == 0 else { throw node.error("\(filters) filters are not a multiple of rank \(p.rank)") }
         units = filters / p.rank
@@ -52,7 +58,9 @@ final class ClassicSVDFKernel: OpKernel {
         integer = nil
         if let b = node.optionalInput(3) {
             try node.expect(b, type: .float32, role: "bias")
-            guard b.elementCount == units else { throw node.error("bias has \(b.elementCount) values for \(units) units") }
+            guard b.elementCount == units else {
+                throw node.error("bias has \(b.elementCount) values for \(units) units")
+            }
         }
         try node.expect(feature, type: .float32, .int8, .uint8, role: "weights_feature")
         switch time.type {
@@ -76,7 +84,9 @@ final class ClassicSVDFKernel: OpKernel {
         try node.expect(y, type: .int8, role: "output")
         if let b = node.optionalInput(3) {
             try node.expect(b, type: .int32, role: "bias")
-            guard b.elementCount == units else { throw node.error("bias has \(b.elementCount) values for \(units) units") }
+            guard b.elementCount == units else {
+                throw node.error("bias has \(b.elementCount) values for \(units) units")
+            }
             _ = try node.elementwiseBuffer(b, Int32.self, role: "bias")
         }
         _ = try node.elementwiseBuffer(feature, Int8.self, role: "weights_feature")
@@ -109,7 +119,9 @@ final class ClassicSVDFKernel: OpKernel {
         for b in 0..<batch {
             for f in 0..<filters {
                 var dot: Int32 = 0
-                for c in 0..<inputSize { dot &+= Int32(feature[f * inputSize + c]) &* (Int32(x[b * inputSize + c]) &- q.inputZero) }
+                for c in 0..<inputSize {
+                    dot &+= Int32(feature[f * inputSize + c]) &* (Int32(x[b * inputSize + c]) &- q.inputZero)
+                }
                 let scaled = min(max(FixedPoint.multiply(dot, by: q.feature), Int32(Int16.min)), Int32(Int16.max))
                 state[(b * filters + f) * memory + memory - 1] = Int16(scaled)
             }
@@ -157,7 +169,9 @@ final class ClassicSVDFKernel: OpKernel {
             try hybridFeatures(q, feature, x, state)
         }
         var bias = [Float](repeating: 0, count: units)
-        if let b = node.optionalInput(3) { bias = Array(try FloatOperand.read(b, node: node, role: "bias").prefix(units)) }
+        if let b = node.optionalInput(3) {
+            bias = Array(try FloatOperand.read(b, node: node, role: "bias").prefix(units))
+        }
         let floatTime = try node.input(2).type == .float32
         if floatTime { timeWeights = Array(try FloatOperand.read(try node.input(2), node: node, role: "weights_time")) }
         timeWeights.withUnsafeBufferPointer { wt in
