@@ -384,3 +384,31 @@ CASES.append(Case("unidirectional_sequence_rnn_float32_runtime_weights", "UNIDIR
                   [inp("float32", [2, 3, 3]), inp("float32", [4, 3], low=-0.5, high=0.5),
                    inp("float32", [4, 4], low=-0.5, high=0.5), inp("float32", [4], low=-0.2, high=0.2), var("float32", [2, 4])],
                   [out("float32")], options=("SequenceRNNOptions", {"fusedActivationFunction": 4})))
+
+# CIFG with peephole and clipping in the bidirectional LSTM; other cell activations.
+for kind in ("float32", "hybrid"):
+    hybrid = kind == "hybrid"
+    batch, time, n_in, cell = 2, 3, 3, 4
+    name = f"bidirectional_sequence_lstm_{kind}_cifg_peephole_clip"
+    inputs = [inp("float32", [time, batch, n_in])]
+    inputs += lstm_operands(name + "fw", n_in, cell, 3, hybrid, cifg=True, peephole=True, projection=True)
+    inputs += lstm_operands(name + "bw", n_in, cell, 3, hybrid, cifg=True, peephole=True, projection=True)
+    inputs += [var("float32", [batch, 3]), var("float32", [batch, cell]), var("float32", [batch, 3]),
+               var("float32", [batch, cell])] + [None] * 9
+    CASES.append(Case(name, "BIDIRECTIONAL_SEQUENCE_LSTM", inputs, [out("float32"), out("float32")],
+                      options=("BidirectionalSequenceLSTMOptions",
+                               {"fusedActivationFunction": 4, "cellClip": 0.5, "projClip": 0.3, "timeMajor": True}),
+                      version=2 if hybrid else 1))
+for act, act_name in ((1, "relu"), (3, "relu6"), (0, "none")):
+    name = f"lstm_float32_activation_{act_name}"
+    inputs = [inp("float32", [2, 3])] + lstm_operands(name, 3, 4, 4, False) + [var("float32", [2, 4]), var("float32", [2, 4])]
+    CASES.append(Case(name, "LSTM", inputs, [out("float32")],
+                      options=("LSTMOptions", {"fusedActivationFunction": act, "kernelType": 0})))
+for variant, cifg in (("", False), ("_cifg", True)):
+    name = f"lstm_hybrid_activation_none{variant}"
+    inputs = [inp("float32", [2, 3])] + lstm_operands(name, 3, 4, 4, True, cifg=cifg) + [var("float32", [2, 4]), var("float32", [2, 4])]
+    CASES.append(Case(name, "LSTM", inputs, [out("float32")],
+                      options=("LSTMOptions", {"fusedActivationFunction": 0, "kernelType": 0}), version=2))
+name = "lstm_float32_activation_none_cifg"
+inputs = [inp("float32", [2, 3])] + lstm_operands(name, 3, 4, 4, False, cifg=True) + [var("float32", [2, 4]), var("float32", [2, 4])]
+CASES.append(Case(name, "LSTM", inputs, [out("float32")], options=("LSTMOptions", {"fusedActivationFunction": 0, "kernelType": 0})))

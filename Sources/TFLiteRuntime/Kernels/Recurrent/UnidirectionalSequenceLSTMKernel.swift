@@ -410,7 +410,13 @@ struct LSTMFloatCell {
         }
         let outputGate = gate(3, activation: sigmoid, peepholeIndex: 2)
         var hidden = [Float](repeating: 0, count: batch * nCell)
-        for i in hidden.indices { hidden[i] = outputGate[i] * options.activate(cellState[i]) }
+        if options.activation == 0 {
+            // LiteRT's ApplyActivationToVector leaves its output untouched for "none", so the hidden
+            // state is formed from the buffer's previous content: the cell gate, not the cell state.
+            for i in hidden.indices { hidden[i] = outputGate[i] * cellGate[i] }
+        } else {
+            for i in hidden.indices { hidden[i] = outputGate[i] * options.activate(cellState[i]) }
+        }
 
         if let p = projection {
             var proj = [Float](repeating: 0, count: batch * nOut)
