@@ -412,3 +412,17 @@ for variant, cifg in (("", False), ("_cifg", True)):
 name = "lstm_float32_activation_none_cifg"
 inputs = [inp("float32", [2, 3])] + lstm_operands(name, 3, 4, 4, False, cifg=True) + [var("float32", [2, 4]), var("float32", [2, 4])]
 CASES.append(Case(name, "LSTM", inputs, [out("float32")], options=("LSTMOptions", {"fusedActivationFunction": 0, "kernelType": 0})))
+for kind, act, act_name in (("float32", 3, "relu6"), ("float32", 2, "relu_n1_to_1"), ("hybrid", 0, "none"),
+                            ("float32", 5, "sign_bit")):
+    hybrid = kind == "hybrid"
+    name = f"rnn_{kind}_{act_name}"
+    CASES.append(Case(name, "RNN",
+                      [inp("float32", [2, 3]), weight(name + "w", [4, 3], hybrid), weight(name + "r", [4, 4], hybrid),
+                       bias(name + "b", 4), var("float32", [2, 4])],
+                      [out("float32")], options=("RNNOptions", {"fusedActivationFunction": act}), version=2 if hybrid else 1))
+    name = f"svdf_{kind}_{act_name}"
+    CASES.append(Case(name, "SVDF",
+                      [inp("float32", [2, 3]), weight(name + "f", [4, 3], hybrid), weight(name + "t", [4, 3], hybrid),
+                       bias(name + "b", 4), var("float32", [2, 12])],
+                      [out("float32")], options=("SVDFOptions", {"rank": 1, "fusedActivationFunction": act}),
+                      version=2 if hybrid else 1))

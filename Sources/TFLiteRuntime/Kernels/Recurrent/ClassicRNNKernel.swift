@@ -45,7 +45,6 @@ final class ClassicRNNKernel: OpKernel {
                 throw node.error("expects \(merge ? 1 : 2) outputs, has \(node.outputs.count)")
             }
         }
-        guard activation != .signBit else { throw node.error("sign-bit activation is not supported") }
     }
 
     private func cell(_ node: Node, _ first: Int) throws -> ClassicRNNCell {

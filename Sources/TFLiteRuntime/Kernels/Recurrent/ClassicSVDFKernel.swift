@@ -23,7 +23,6 @@ final class ClassicSVDFKernel: OpKernel {
         try node.expect(inputs: 5, outputs: 1)
         p = try SVDFParameters(node)
         guard p.rank > 0 else { throw node.error("rank must be positive, is \(p.rank)") }
-        guard p.activation != .signBit else { throw node.error("sign-bit activation is not supported") }
     }
 
     func prepare(_ node: Node) throws {
