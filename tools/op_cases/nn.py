@@ -65,3 +65,6 @@ for dtype in ("uint8", "int8"):
                       [out(dtype, scale=0.1, zero_point=0)],
                       options=("Pool2DOptions", {"padding": 1, "strideW": 2, "strideH": 2, "filterWidth": 2,
                                                  "filterHeight": 2})))
+CASES.append(Case("l2_pool_2d_float32_tanh_activation", "L2_POOL_2D", [inp("float32", [1, 4, 4, 2])], [out("float32")],
+                  options=("Pool2DOptions", {"padding": 1, "strideW": 2, "strideH": 2, "filterWidth": 2, "filterHeight": 2,
+                                             "fusedActivationFunction": 4})))

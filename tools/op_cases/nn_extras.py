@@ -130,3 +130,9 @@ CASES.append(Case("rfft2d_float32_16x32", "RFFT2D", [inp("float32", [2, 16, 32])
                   [out("complex64")]))
 CASES.append(Case("rfft2d_float32_2x2", "RFFT2D", [inp("float32", [2, 2]), const("int32", [2], [2, 2])],
                   [out("complex64")]))
+CASES.append(Case("conv_3d_float32_tanh_activation", "CONV_3D",
+                  [inp("float32", [1, 3, 3, 3, 2]), const("float32", [2, 2, 2, 2, 2], _floats([2, 2, 2, 2, 2], 21, 2.0))],
+                  [out("float32")], options=_conv3d(1, 1, 1, 1, 4)))
+CASES.append(Case("conv_3d_transpose_float32_tanh_activation", "CONV_3D_TRANSPOSE",
+                  [const("int32", [5], [1, 3, 3, 3, 2]), const("float32", [2, 2, 2, 2, 2], _floats([2, 2, 2, 2, 2], 22, 2.0)),
+                   inp("float32", [1, 2, 2, 2, 2])], [out("float32")], options=_conv3d(1, 1, 1, 1, 4)))

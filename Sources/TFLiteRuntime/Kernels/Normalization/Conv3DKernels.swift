@@ -4,7 +4,8 @@
 /// `[Cout]`. CONV_3D_TRANSPOSE inputs: output shape (int32 `[5]`), filter `[KD, KH, KW, Cout, Cin]`,
 /// input `[N, D, H, W, Cin]`, optional bias `[Cout]`. Options (`Conv3DOptions`): padding, strides
 /// and dilations per axis, fused activation. The transposed form derives its padding from the given
-/// output size, as the forward convolution of that size would pad.
+/// output size, as the forward convolution of that size would pad. Like LiteRT, only clamping
+/// activations act (tanh and sign bit leave the values as they are).
 final class Conv3DKernel: OpKernel {
     private let transposed: Bool
     private let p: Conv3DParameters
@@ -110,7 +111,7 @@ final class Conv3DKernel: OpKernel {
         if transposed {
             for i in 0..<total { y[i] = 0 }
             scatter(x, w, y, inPixels: inPixels, outPixels: outPixels)
-            for i in 0..<total { y[i] = p.activation.apply(min(max(y[i] + bias[i % outChannels], lower), upper)) }
+            for i in 0..<total { y[i] = min(max(y[i] + bias[i % outChannels], lower), upper) }
         } else {
             gather(x, w, y, bias, inPixels: inPixels, outPixels: outPixels, lower: lower, upper: upper)
         }
@@ -148,7 +149,7 @@ final class Conv3DKernel: OpKernel {
                             }
                         }
                         let out = y + (b * outPixels + (od * outSize[1] + oh) * outSize[2] + ow) * cout
-                        for o in 0..<cout { out[o] = p.activation.apply(min(max(acc[o] + bias[o], lower), upper)) }
+                        for o in 0..<cout { out[o] = min(max(acc[o] + bias[o], lower), upper) }
                     }
                 }
             }
