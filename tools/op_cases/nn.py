@@ -68,3 +68,11 @@ for dtype in ("uint8", "int8"):
 CASES.append(Case("l2_pool_2d_float32_tanh_activation", "L2_POOL_2D", [inp("float32", [1, 4, 4, 2])], [out("float32")],
                   options=("Pool2DOptions", {"padding": 1, "strideW": 2, "strideH": 2, "filterWidth": 2, "filterHeight": 2,
                                              "fusedActivationFunction": 4})))
+CASES.append(Case("l2_normalization_uint8_rank1", "L2_NORMALIZATION", [inp("uint8", [9], scale=0.02, zero_point=100)],
+                  [out("uint8", scale=1 / 128, zero_point=128)]))
+CASES.append(Case("l2_normalization_int8_rank3_small_values", "L2_NORMALIZATION",
+                  [inp("int8", [2, 2, 5], low=-3, high=3, scale=0.5, zero_point=0)],
+                  [out("int8", scale=1 / 128, zero_point=0)], version=2))
+CASES.append(Case("local_response_normalization_float32_radius_beyond_depth", "LOCAL_RESPONSE_NORMALIZATION",
+                  [inp("float32", [1, 2, 2, 3])], [out("float32")],
+                  options=("LocalResponseNormalizationOptions", {"radius": 7, "bias": 0.5, "alpha": 0.3, "beta": 0.6})))

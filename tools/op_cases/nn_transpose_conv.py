@@ -63,3 +63,13 @@ CASES.append(Case("transpose_conv_hybrid_uint8_filter", "TRANSPOSE_CONV",
                    const("uint8", [2, 2, 2, 2], (np.array(_filter([2, 2, 2, 2], 13)) % 256).tolist(), scale=0.02, zero_point=0),
                    inp("float32", [1, 2, 2, 2])],
                   [out("float32")], options=_opts(1, 2, 2), version=3))
+for name, act, in_shape, out_hw, padding, stride in (("tanh_same_s1", 4, [2, 3, 4, 3], (3, 4), 0, 1),
+                                                     ("relu6_same_s3", 3, [1, 2, 2, 4], (6, 6), 0, 3),
+                                                     ("relu_n1_to_1_valid_s2", 2, [2, 2, 3, 2], (5, 7), 1, 2)):
+    c = in_shape[3]
+    CASES.append(Case(f"transpose_conv_hybrid_{name}", "TRANSPOSE_CONV",
+                      [const("int32", [4], [in_shape[0], out_hw[0], out_hw[1], 3]),
+                       const("int8", [3, 3, 3, c], _filter([3, 3, 3, c], len(name)), scale=[0.01, 0.02, 0.015],
+                             zero_point=[0, 0, 0]),
+                       inp("float32", in_shape), const("float32", [3], [0.2, -0.1, 0.05])],
+                      [out("float32")], options=_opts(padding, stride, stride, act), version=4))
