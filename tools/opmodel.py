@@ -35,6 +35,8 @@ DTYPES: dict[str, tuple[int, Any]] = {
     "uint32": (schema.TensorType.UINT32, np.uint32),
     "int64": (schema.TensorType.INT64, np.int64),
     "bool": (schema.TensorType.BOOL, np.bool_),
+    "complex64": (schema.TensorType.COMPLEX64, np.complex64),
+    "complex128": (schema.TensorType.COMPLEX128, np.complex128),
 }
 
 BUILTINS: dict[str, int] = {k: v for k, v in vars(schema.BuiltinOperator).items() if not k.startswith("_")}
@@ -55,6 +57,7 @@ class TensorSpec:
     zero_point: int | list[int] | None = None
     axis: int = 0
     unique: bool = False  # random values without repeats (TOPK ties, ...)
+    variable: bool = False  # a variable (state) tensor: not a graph input, LiteRT zeroes it
 
     def array(self, rng: np.random.Generator) -> np.ndarray:
         """The tensor's values: the given ones, or seeded random ones of its dtype."""
@@ -95,6 +98,11 @@ def const(dtype: str, shape: Sequence[int], values: Any, **kw: Any) -> TensorSpe
     return TensorSpec(dtype, list(shape), values=values, const=True, **kw)
 
 
+def var(dtype: str, shape: Sequence[int], **kw: Any) -> TensorSpec:
+    """A variable tensor (an RNN / LSTM / SVDF state): `is_variable`, no buffer data, not a graph input."""
+    return TensorSpec(dtype, list(shape), variable=True, **kw)
+
+
 def out(dtype: str, shape: Sequence[int] = (), **kw: Any) -> TensorSpec:
     """An output; its shape is filled in from LiteRT's answer when left empty."""
     return TensorSpec(dtype, list(shape), **kw)
@@ -112,6 +120,8 @@ class Case:
     tolerance: float = 1e-5
     note: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+    # Operator intermediates (integer LSTM's gate scales): tensors named intermediate_<i>, no data.
+    intermediates: list[TensorSpec] = field(default_factory=list)
 
     def rng(self) -> np.random.Generator:
         return np.random.default_rng(zlib.crc32(self.name.encode()))
@@ -119,7 +129,7 @@ class Case:
     def input_arrays(self) -> list[np.ndarray]:
         """Values of the run-time inputs, in input order (deterministic per case name)."""
         rng = self.rng()
-        return [t.array(rng) for t in self.inputs if t is not None and not t.const]
+        return [t.array(rng) for t in self.inputs if t is not None and not t.const and not t.variable]
 
 
 def _quantization(spec: TensorSpec) -> "schema.QuantizationParametersT | None":
@@ -175,6 +185,8 @@ def build(case: Case, output_shapes: Sequence[Sequence[int]] | None = None) -> b
         t.shape = list(shape)
         t.buffer = 0
         t.quantization = _quantization(spec)
+        if spec.variable:
+            t.isVariable = True
         if spec.const:
             data = spec.array(rng)
             b = schema.BufferT()
@@ -190,17 +202,21 @@ def build(case: Case, output_shapes: Sequence[Sequence[int]] | None = None) -> b
             continue
         index = add_tensor(spec, f"input_{i}", spec.shape)
         op_inputs.append(index)
-        if not spec.const:
+        if not spec.const and not spec.variable:
             graph_inputs.append(index)
     op_outputs = []
     for i, spec in enumerate(case.outputs):
         shape = output_shapes[i] if output_shapes is not None else spec.shape
         op_outputs.append(add_tensor(spec, f"output_{i}", shape))
 
+    op_intermediates = [add_tensor(spec, f"intermediate_{i}", spec.shape) for i, spec in enumerate(case.intermediates)]
+
     op = schema.OperatorT()
     op.opcodeIndex = 0
     op.inputs = op_inputs
     op.outputs = op_outputs
+    if op_intermediates:
+        op.intermediates = op_intermediates
     if case.options is not None:
         op.builtinOptionsType, op.builtinOptions = _options(*case.options)
     if case.custom_options is not None:

@@ -74,7 +74,7 @@ struct SingleOperatorTests {
                 guard actual.shape == expected.shape else {
                     return "output \(o) has shape \(actual.shape), LiteRT \(expected.shape)"
                 }
-                let isFloat = [.float32, .float16, .float64].contains(expected.type)
+                let isFloat = [.float32, .float16, .float64, .complex64].contains(expected.type)
                 if !isFloat {
                     if actual.data != expected.data { return "output \(o) differs from LiteRT's (compared exactly)" }
                     continue

@@ -43,6 +43,8 @@ extension Tensor {
         case float16
         case float32
         case float64
+        /// Pairs of float32 (real, imaginary), as RFFT2D produces.
+        case complex64
 
         /// The model-level type this corresponds to.
         public var tensorType: TensorType {
@@ -59,6 +61,7 @@ extension Tensor {
             case .float16: return .float16
             case .float32: return .float32
             case .float64: return .float64
+            case .complex64: return .complex64
             }
         }
 
@@ -77,6 +80,7 @@ extension Tensor {
             case .float16: self = .float16
             case .float32: self = .float32
             case .float64: self = .float64
+            case .complex64: self = .complex64
             default: return nil
             }
         }

@@ -16,6 +16,7 @@ extension OpRegistry {
                     ? QuantizedConvolutionKernel(node, kind: .fullyConnected) as OpKernel : FullyConnectedKernel(node)
             },
             .transposeConv: { node in
+                if HybridTransposeConvKernel.isHybrid(node) { return try HybridTransposeConvKernel(node) }
                 if let x = node.optionalInput(2), QuantizedOperand.isQuantizedActivation(x.type) {
                     return try QuantizedTransposeConvKernel(node)
                 }

@@ -209,6 +209,8 @@ struct LSTMFloatCell {
     var layerNorm: [UnsafeBufferPointer<Float>?] = []
     var projection: Matrix?
     var projectionBias: UnsafeBufferPointer<Float>?
+    /// Auxiliary-input weights per gate (i, f, c, o), for the bidirectional kernels' aux input.
+    var auxWeights: [Matrix?] = [nil, nil, nil, nil]
 
     /// A cell with no operands bound (tests fill the weights in).
     init(shape: LSTMShape, options: LSTMOptions, hybrid: Bool) {
@@ -337,7 +339,8 @@ struct LSTMFloatCell {
 
     func step(
         input: UnsafePointer<Float>, batch: Int, outputState: UnsafeMutablePointer<Float>,
-        cellState: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>
+        cellState: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>,
+        aux: UnsafePointer<Float>? = nil, auxWidth: Int = 0
     ) {
         let nCell = shape.cell, nOut = shape.output, nIn = shape.input
         let useCIFG = inputWeights[0] == nil
@@ -350,6 +353,10 @@ struct LSTMFloatCell {
             if !inputZero { inQ = quantizeRows(input, batch: batch, count: nIn, into: &qIn) }
             if !stateZero { stQ = quantizeRows(outputState, batch: batch, count: nOut, into: &qState) }
         }
+        let auxZero = aux.map { isZero($0, batch * auxWidth) } ?? true
+        var qAux = [Int8]()
+        var auxQ: (scales: [Float], offsets: [Int32]) = ([], [])
+        if hybrid, let aux, !auxZero { auxQ = quantizeRows(aux, batch: batch, count: auxWidth, into: &qAux) }
 
         func gate(_ g: Int, activation: (Float) -> Float, peepholeIndex: Int?) -> [Float] {
             var out = [Float](repeating: 0, count: batch * nCell)
@@ -359,6 +366,9 @@ struct LSTMFloatCell {
             }
             if let w = inputWeights[g], !(hybrid && inputZero), !inputZero {
                 accumulate(w, x: input, quantized: qIn, scales: inQ.scales, offsets: inQ.offsets, batch: batch, into: &out)
+            }
+            if let a = auxWeights[g], let aux, !auxZero {
+                accumulate(a, x: aux, quantized: qAux, scales: auxQ.scales, offsets: auxQ.offsets, batch: batch, into: &out)
             }
             if let r = recurrentWeights[g], !(hybrid && stateZero) {
                 accumulate(r, x: outputState, quantized: qState, scales: stQ.scales, offsets: stQ.offsets, batch: batch, into: &out)
@@ -400,7 +410,13 @@ struct LSTMFloatCell {
         }
         let outputGate = gate(3, activation: sigmoid, peepholeIndex: 2)
         var hidden = [Float](repeating: 0, count: batch * nCell)
-        for i in hidden.indices { hidden[i] = outputGate[i] * options.activate(cellState[i]) }
+        if options.activation == 0 {
+            // LiteRT's ApplyActivationToVector leaves its output untouched for "none", so the hidden
+            // state is formed from the buffer's previous content: the cell gate, not the cell state.
+            for i in hidden.indices { hidden[i] = outputGate[i] * cellGate[i] }
+        } else {
+            for i in hidden.indices { hidden[i] = outputGate[i] * options.activate(cellState[i]) }
+        }
 
         if let p = projection {
             var proj = [Float](repeating: 0, count: batch * nOut)

@@ -1,0 +1,119 @@
+import Foundation
+
+/// RFFT2D: the 2-D discrete Fourier transform of real float32 input over its last two axes.
+///
+/// Inputs: float32 `[..., H, W]` (rank ≥ 2) and fft_length (int32 `[2]`, powers of two); each
+/// `H × W` slice is cropped or zero-padded to `fft_length`. Output complex64
+/// `[..., fft_length[0], fft_length[1] / 2 + 1]`: the non-negative frequencies of the last axis.
+/// Like LiteRT (which runs Ooura's FFT in double), the transform is computed in double and
+/// rounded to float once. No options.
+final class RFFT2DKernel: OpKernel {
+    private var rows = 0
+    private var columns = 0
+    private var rowTwiddles: [Double] = []
+    private var columnTwiddles: [Double] = []
+
+    init(_ node: Node) throws {
+        try node.expect(inputs: 2, outputs: 1)
+    }
+
+    func prepare(_ node: Node) throws {
+        let x = try node.input(0)
+        let length = try node.input(1)
+        try node.expect(x, type: .float32, role: "input")
+        try node.expect(length, type: .int32, role: "fft_length")
+        guard x.rank >= 2 else { throw node.error("input must have rank 2 or more, has shape \(x.shape)") }
+        guard length.rank == 1, length.elementCount == 2 else { throw node.error("fft_length must have shape [2]") }
+        guard node.knowsValues(of: length) else {
+            node.markOutputsDynamic()
+            return
+        }
+        let values = try length.intValues()
+        guard values.count == 2 else { throw node.error("fft_length must hold 2 values") }
+        for v in values where v <= 0 || v > 1 << 24 || v & (v - 1) != 0 {
+            throw node.error("fft_length \(values) must be powers of two")
+        }
+        rows = values[0]
+        columns = values[1]
+        try FloatOperand.checkExtent(x.shape.dropLast(2) + [rows, columns], node: node, role: "output")
+        try node.setOutput(0, type: .complex64, shape: x.shape.dropLast(2) + [rows, columns / 2 + 1])
+        rowTwiddles = Self.twiddles(columns)
+        columnTwiddles = Self.twiddles(rows)
+    }
+
+    /// cos and sin of 2πk/n for k in 0..<n, interleaved.
+    private static func twiddles(_ n: Int) -> [Double] {
+        var t = [Double](repeating: 0, count: 2 * n)
+        for k in 0..<n {
+            let angle = 2 * Double.pi * Double(k) / Double(n)
+            t[2 * k] = cos(angle)
+            t[2 * k + 1] = sin(angle)
+        }
+        return t
+    }
+
+    func eval(_ node: Node) throws {
+        let xt = try node.input(0)
+        let yt = try node.output(0)
+        let x = try node.elementwiseBuffer(xt, Float.self, role: "input")
+        // complex64 elements are float pairs: twice as many floats as elements.
+        guard yt.type == .complex64, let base = yt.data, yt.byteCount >= yt.elementCount * 8 else {
+            if yt.elementCount == 0 { return }
+            throw node.error("output has no memory for \(yt.shape) complex64 values")
+        }
+        let y = UnsafeMutableBufferPointer(start: base.assumingMemoryBound(to: Float.self), count: 2 * yt.elementCount)
+        let inH = xt.shape[xt.rank - 2]
+        let inW = xt.shape[xt.rank - 1]
+        let bins = columns / 2 + 1
+        let slices = yt.elementCount / max(1, rows * bins)
+        guard y.count == 2 * slices * rows * bins else { throw node.error("output is not sized for fft_length") }
+        let usedH = min(inH, rows)
+        let usedW = min(inW, columns)
+        var spectrum = [Double](repeating: 0, count: 2 * rows * bins)
+        rowTwiddles.withUnsafeBufferPointer { rt in
+            columnTwiddles.withUnsafeBufferPointer { ct in
+                spectrum.withUnsafeMutableBufferPointer { s in
+                    for slice in 0..<slices {
+                        let input = slice * inH * inW
+                        // Real DFT of each row (rows beyond the input are zero and stay zero).
+                        for r in 0..<rows {
+                            for k in 0..<bins {
+                                var re = 0.0
+                                var im = 0.0
+                                if r < usedH {
+                                    for c in 0..<usedW {
+                                        let v = Double(x[input + r * inW + c])
+                                        let t = (k * c) % columns
+                                        re += v * rt[2 * t]
+                                        im -= v * rt[2 * t + 1]
+                                    }
+                                }
+                                s[2 * (r * bins + k)] = re
+                                s[2 * (r * bins + k) + 1] = im
+                            }
+                        }
+                        // Complex DFT down each column of bins.
+                        let output = slice * rows * bins
+                        for u in 0..<rows {
+                            for k in 0..<bins {
+                                var re = 0.0
+                                var im = 0.0
+                                for r in 0..<rows {
+                                    let t = (u * r) % rows
+                                    let c = ct[2 * t]
+                                    let sn = ct[2 * t + 1]
+                                    let a = s[2 * (r * bins + k)]
+                                    let b = s[2 * (r * bins + k) + 1]
+                                    re += a * c + b * sn
+                                    im += b * c - a * sn
+                                }
+                                y[2 * (output + u * bins + k)] = Float(re)
+                                y[2 * (output + u * bins + k) + 1] = Float(im)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
