@@ -109,6 +109,15 @@ def type_label(case: opmodel.Case) -> str:
     return label
 
 
+def save_array(folder: Path, stem: str, array: np.ndarray) -> None:
+    """`<stem>.npy`, or for a string tensor `<stem>.json`: its strings in row-major order (UTF-8)."""
+    if array.dtype.kind in "SO":
+        strings = [bytes(v).decode("utf-8") for v in array.reshape(-1)]
+        (folder / f"{stem}.json").write_text(json.dumps(strings) + "\n")
+    else:
+        np.save(folder / f"{stem}.npy", array)
+
+
 def summary(error: Exception) -> str:
     lines = [line.strip() for line in str(error).splitlines() if line.strip()]
     useful = [line for line in lines if "Node number" not in line and "failed to prepare" not in line]
@@ -161,9 +170,9 @@ def main() -> None:
             folder.mkdir(parents=True)
             (folder / "model.tflite").write_bytes(model)
             for i, array in enumerate(inputs):
-                np.save(folder / f"input_{i}.npy", array)
+                save_array(folder, f"input_{i}", array)
             for i, array in enumerate(outputs):
-                np.save(folder / f"output_{i}.npy", array)
+                save_array(folder, f"output_{i}", array)
             entry["litert"] = "runs"
             entry["run_inputs"] = len(inputs)
             entry["tolerance"] = case.tolerance

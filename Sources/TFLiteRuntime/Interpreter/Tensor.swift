@@ -43,6 +43,8 @@ extension Tensor {
         case float16
         case float32
         case float64
+        case complex64
+        case complex128
 
         /// The model-level type this corresponds to.
         public var tensorType: TensorType {
@@ -59,6 +61,8 @@ extension Tensor {
             case .float16: return .float16
             case .float32: return .float32
             case .float64: return .float64
+            case .complex64: return .complex64
+            case .complex128: return .complex128
             }
         }
 
@@ -77,6 +81,8 @@ extension Tensor {
             case .float16: self = .float16
             case .float32: self = .float32
             case .float64: self = .float64
+            case .complex64: self = .complex64
+            case .complex128: self = .complex128
             default: return nil
             }
         }

@@ -4,7 +4,7 @@ import Foundation
 /// the parity fixtures.
 ///
 /// Reads format versions 1.0–3.0 (C order, little-endian or byte-order-free dtypes) and writes 1.0.
-/// Supported dtypes: `f4 f2 f8 i1 u1 i2 u2 i4 u4 i8 u8 b1`.
+/// Supported dtypes: `f4 f2 f8 i1 u1 i2 u2 i4 u4 i8 u8 b1 c8 c16`.
 public struct NumPyArray: Equatable, Sendable {
     /// The element type.
     public var type: TensorType
@@ -28,7 +28,7 @@ public struct NumPyArray: Equatable, Sendable {
         public var description: String {
             switch self {
             case .notNumPy(let why): return "not a NumPy .npy file: \(why)"
-            case .unsupportedDType(let d): return "unsupported NumPy dtype '\(d)' (supported: f4 f2 f8 i1 u1 i2 u2 i4 u4 i8 u8 b1)"
+            case .unsupportedDType(let d): return "unsupported NumPy dtype '\(d)' (supported: f4 f2 f8 i1 u1 i2 u2 i4 u4 i8 u8 b1 c8 c16)"
             case .fortranOrder: return "Fortran-ordered arrays are not supported; save with C order"
             case .sizeMismatch(let e, let a): return "the header promises \(e) data bytes but the file has \(a)"
             }
@@ -38,6 +38,7 @@ public struct NumPyArray: Equatable, Sendable {
     private static let dtypes: [String: TensorType] = [
         "f4": .float32, "f2": .float16, "f8": .float64, "i1": .int8, "u1": .uint8, "i2": .int16, "u2": .uint16,
         "i4": .int32, "u4": .uint32, "i8": .int64, "u8": .uint64, "b1": .bool,
+        "c8": .complex64, "c16": .complex128,
     ]
 
     private static func descr(for type: TensorType) -> String? {
