@@ -59,3 +59,77 @@ CASES.append(Case("fake_quant_scalar", "FAKE_QUANT", [inp("float32", [])], [out(
 CASES.append(Case("fake_quant_narrow_range_refused", "FAKE_QUANT", [inp("float32", [4])], [out("float32")],
                   options=("FakeQuantOptions", {"min": -1.0, "max": 1.0, "numBits": 8, "narrowRange": True}),
                   version=2))
+
+# --- HASHTABLE_LOOKUP ------------------------------------------------------------------------------
+_KEYS = [-7, -2, 0, 3, 9, 14]
+_LOOKUPS = [3, 5, -7, 14, 0, 100, -2, 9, 3]
+for dtype, shape, kw in [("float32", [6, 3], {}), ("int32", [6], {}), ("uint8", [6, 2], {"low": 0, "high": 255}),
+                         ("float32", [6, 2, 2], {}), ("int8", [6, 2], {}), ("int64", [6], {}), ("int16", [6, 3], {}),
+                         ("bool", [6, 2], {})]:
+    tag = "x".join(map(str, shape))
+    CASES.append(Case(f"hashtable_lookup_{dtype}_{tag}", "HASHTABLE_LOOKUP",
+                      [inp("int32", [len(_LOOKUPS)], values=_LOOKUPS), const("int32", [6], _KEYS), inp(dtype, shape, **kw)],
+                      [out(dtype), out("uint8")]))
+CASES.append(Case("hashtable_lookup_float32_const_values", "HASHTABLE_LOOKUP",
+                  [inp("int32", [4], values=[9, 1, -7, 9]), inp("int32", [6], values=_KEYS),
+                   const("float32", [6, 2], [float(v) for v in range(12)])], [out("float32"), out("uint8")]))
+CASES.append(Case("hashtable_lookup_string", "HASHTABLE_LOOKUP",
+                  [inp("int32", [5], values=[14, 2, -7, 0, 14]), const("int32", [6], _KEYS),
+                   const("string", [6], ["minus seven", "minus two", "zero", "", "nine", "fourteen!"])],
+                  [out("string"), out("uint8")]))
+CASES.append(Case("hashtable_lookup_string_input_values", "HASHTABLE_LOOKUP",
+                  [inp("int32", [3], values=[3, 4, -2]), const("int32", [6], _KEYS),
+                   inp("string", [6], values=["a", "bb", "ccc", "dddd", "e e", "ffffff"])],
+                  [out("string"), out("uint8")]))
+CASES.append(Case("hashtable_lookup_empty_lookup", "HASHTABLE_LOOKUP",
+                  [inp("int32", [0], values=[]), const("int32", [6], _KEYS), inp("float32", [6, 2])],
+                  [out("float32"), out("uint8")]))
+
+# --- EMBEDDING_LOOKUP_SPARSE -----------------------------------------------------------------------
+_ELS = [
+    # ids, indices, dense shape, params shape
+    ("2d", [1, 3, 0, 1, 4], [[0, 0], [0, 1], [1, 0], [3, 3], [3, 5]], [4, 6], [6, 5]),
+    ("3d", [2, 0, 5, 1], [[0, 0, 0], [0, 1, 0], [0, 1, 2], [1, 2, 3]], [2, 3, 4], [6, 3]),
+    ("params3d", [4, 4, 2], [[0, 0], [2, 1], [2, 4]], [3, 5], [5, 2, 3]),
+    ("1d", [0, 2, 1], [[0], [1], [4]], [6], [3, 4]),
+]
+for tag, ids, indices, dense, params in _ELS:
+    n, rank = len(ids), len(dense)
+    for combiner, cname in [(0, "sum"), (1, "mean"), (2, "sqrtn")]:
+        CASES.append(Case(f"embedding_lookup_sparse_{tag}_{cname}", "EMBEDDING_LOOKUP_SPARSE",
+                          [inp("int32", [n], values=ids), inp("int32", [n, rank], values=indices),
+                           inp("int32", [rank], values=dense), inp("float32", [n], low=0.2, high=2.0),
+                           inp("float32", params)],
+                          [out("float32")], options=("EmbeddingLookupSparseOptions", {"combiner": combiner})))
+CASES.append(Case("embedding_lookup_sparse_const_shape", "EMBEDDING_LOOKUP_SPARSE",
+                  [inp("int32", [3], values=[0, 1, 2]), const("int32", [3, 2], [[0, 0], [1, 0], [1, 1]]),
+                   const("int32", [2], [2, 3]), inp("float32", [3], low=-1.0, high=1.0), const("float32", [3, 2],
+                                                                                            [1, 2, 3, 4, 5, 6])],
+                  [out("float32")], options=("EmbeddingLookupSparseOptions", {"combiner": 1})))
+
+# --- LSH_PROJECTION --------------------------------------------------------------------------------
+for ptype, pname in [(1, "sparse"), (2, "dense")]:
+    for dtype, shape, hashes, weighted in [("float32", [3, 2], [4, 3], True), ("float32", [5], [3, 8], False),
+                                           ("int32", [4, 3], [2, 5], True), ("uint8", [6, 20], [3, 4], False),
+                                           ("int8", [2, 4], [6, 2], True), ("float32", [3, 17], [2, 3], True),
+                                           ("int64", [3, 2], [5, 4], False), ("float32", [2, 30], [4, 6], False)]:
+        tag = "x".join(map(str, shape))
+        inputs = [inp("float32", hashes, low=-1.0, high=1.0), inp(dtype, shape)]
+        if weighted:
+            inputs.append(inp("float32", [shape[0]], low=-1.0, high=1.0))
+        CASES.append(Case(f"lsh_projection_{pname}_{dtype}_{tag}{'_weighted' if weighted else ''}", "LSH_PROJECTION",
+                          inputs, [out("int32")], options=("LSHProjectionOptions", {"type": ptype})))
+CASES.append(Case("lsh_projection_sparse_const_hash", "LSH_PROJECTION",
+                  [const("float32", [2, 4], [0.1, -0.3, 0.7, 1.5, -2.0, 0.0, 3.25, -0.5]), inp("int32", [3])],
+                  [out("int32")], options=("LSHProjectionOptions", {"type": 1})))
+
+# --- SKIP_GRAM -------------------------------------------------------------------------------------
+_SENTENCES = ["the quick brown fox jumps over the lazy dog", "  leading and   multiple\tspaces here ", "one",
+              "a b c d e f"]
+for si, sentence in enumerate(_SENTENCES):
+    for ngram, skip, include in [(1, 0, False), (2, 0, False), (2, 1, False), (3, 1, True), (3, 2, False),
+                                 (2, 3, True), (4, 0, False)]:
+        CASES.append(Case(f"skip_gram_s{si}_n{ngram}_skip{skip}{'_all' if include else ''}", "SKIP_GRAM",
+                          [inp("string", [1], values=[sentence])], [out("string")],
+                          options=("SkipGramOptions", {"ngramSize": ngram, "maxSkipSize": skip,
+                                                       "includeAllNgrams": include})))

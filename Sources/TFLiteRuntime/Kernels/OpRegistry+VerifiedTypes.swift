@@ -7,8 +7,12 @@ extension OpRegistry {
     static let verifiedTypes: [String: [String]] = [
         "BITCAST": ["bool->int8", "complex64->int64", "float16->uint16", "float32->int32", "float32->uint8", "float64->int32", "int16->float16", "int16->float32", "int32->float32", "int32->int16", "int32->uint8", "int64->float64", "int8->uint8", "uint32->int32", "uint8->float32", "uint8->int32", "uint8->int64"],
         "COMPLEX_ABS": ["complex128", "complex64"],
+        "EMBEDDING_LOOKUP_SPARSE": ["float32"],
         "FAKE_QUANT": ["float32"],
+        "HASHTABLE_LOOKUP": ["bool", "float32", "int16", "int32", "int8", "string", "uint8"],
         "IMAG": ["complex128", "complex64"],
+        "LSH_PROJECTION": ["float32", "float32/int8", "float32/uint8"],
         "REAL": ["complex128", "complex64"],
+        "SKIP_GRAM": ["string"],
     ]
 }

@@ -9,6 +9,10 @@ extension OpRegistry {
             .complexAbs: { try ComplexPartKernel($0, .magnitude) },
             .bitcast: { try BitcastKernel($0) },
             .fakeQuant: { try FakeQuantKernel($0) },
+            .hashtableLookup: { try HashtableLookupKernel($0) },
+            .embeddingLookupSparse: { try EmbeddingLookupSparseKernel($0) },
+            .lshProjection: { try LSHProjectionKernel($0) },
+            .skipGram: { try SkipGramKernel($0) },
         ]
     }
 }
