@@ -133,3 +133,50 @@ for si, sentence in enumerate(_SENTENCES):
                           [inp("string", [1], values=[sentence])], [out("string")],
                           options=("SkipGramOptions", {"ngramSize": ngram, "maxSkipSize": skip,
                                                        "includeAllNgrams": include})))
+
+# --- random sampling (deterministic with a non-zero seed; seeds 0 and 0 draw fresh seeds) -------------
+_SEEDS = [(1, 2), (42, 0), (0, 7), (2**40 + 5, -3), (-123456789, 987654321)]
+for op in ["RANDOM_UNIFORM", "RANDOM_STANDARD_NORMAL"]:
+    low = op.lower()
+    for k, (seed, seed2) in enumerate(_SEEDS):
+        CASES.append(Case(f"{low}_seed{k}_const_shape", op, [const("int32", [2], [3, 5])], [out("float32")],
+                          options=("RandomOptions", {"seed": seed, "seed2": seed2})))
+    for tag, shape in [("odd", [7]), ("3d", [2, 3, 3]), ("one", [1]), ("empty", [0, 4]), ("scalar", [])]:
+        CASES.append(Case(f"{low}_{tag}", op, [const("int32", [len(shape)], shape)], [out("float32")],
+                          options=("RandomOptions", {"seed": 9, "seed2": 11})))
+    CASES.append(Case(f"{low}_input_shape", op, [inp("int32", [3], values=[2, 5, 3])], [out("float32")],
+                      options=("RandomOptions", {"seed": 5, "seed2": 6})))
+    CASES.append(Case(f"{low}_large", op, [const("int32", [2], [64, 37])], [out("float32")],
+                      options=("RandomOptions", {"seed": 77, "seed2": 78})))
+    CASES.append(Case(f"{low}_unseeded", op, [const("int32", [1], [16])], [out("float32")],
+                      options=("RandomOptions", {"seed": 0, "seed2": 0}),
+                      note="seeds 0: LiteRT draws random seeds, so the output cannot be compared"))
+    CASES.append(Case(f"{low}_int32_output", op, [const("int32", [1], [4])], [out("int32")],
+                      options=("RandomOptions", {"seed": 1, "seed2": 1})))
+
+_LOGITS = [0.5, -1.0, 2.0, 0.0, 1.5, -3.0, 0.25, 4.0, -0.5, 1.0]
+for k, (seed, seed2) in enumerate(_SEEDS):
+    CASES.append(Case(f"multinomial_seed{k}", "MULTINOMIAL",
+                      [const("float32", [2, 5], _LOGITS), const("int32", [], 10)], [out("int64")],
+                      options=("RandomOptions", {"seed": seed, "seed2": seed2})))
+for dtype in ["int64", "int32"]:
+    CASES.append(Case(f"multinomial_input_logits_{dtype}", "MULTINOMIAL",
+                      [inp("float32", [3, 6], low=-2.0, high=2.0), const("int32", [], 13)], [out(dtype)],
+                      options=("RandomOptions", {"seed": 3, "seed2": 4})))
+CASES.append(Case("multinomial_input_num_samples", "MULTINOMIAL",
+                  [inp("float32", [2, 4], low=-1.0, high=1.0), inp("int32", [], values=7)], [out("int64")],
+                  options=("RandomOptions", {"seed": 12, "seed2": 0})))
+CASES.append(Case("multinomial_zero_samples", "MULTINOMIAL",
+                  [const("float32", [2, 3], [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]), const("int32", [], 0)], [out("int64")],
+                  options=("RandomOptions", {"seed": 1, "seed2": 2})))
+CASES.append(Case("multinomial_infinite_logits", "MULTINOMIAL",
+                  [const("float32", [3, 4], [float("-inf"), 0.0, float("-inf"), 1.0, 2.0, float("inf"), 0.0, float("nan"),
+                                             float("-inf"), float("-inf"), float("-inf"), float("-inf")]),
+                   const("int32", [], 9)], [out("int64")], options=("RandomOptions", {"seed": 8, "seed2": 9})))
+CASES.append(Case("multinomial_single_class_many", "MULTINOMIAL",
+                  [const("float32", [1, 1], [0.3]), const("int32", [], 50)], [out("int32")],
+                  options=("RandomOptions", {"seed": 2, "seed2": 2})))
+CASES.append(Case("multinomial_unseeded", "MULTINOMIAL",
+                  [const("float32", [1, 4], [0.0, 1.0, 2.0, 3.0]), const("int32", [], 64)], [out("int64")],
+                  options=("RandomOptions", {"seed": 0, "seed2": 0}),
+                  note="seeds 0: LiteRT draws random seeds, so the output cannot be compared"))

@@ -12,6 +12,9 @@ extension OpRegistry {
         "HASHTABLE_LOOKUP": ["bool", "float32", "int16", "int32", "int8", "string", "uint8"],
         "IMAG": ["complex128", "complex64"],
         "LSH_PROJECTION": ["float32", "float32/int8", "float32/uint8"],
+        "MULTINOMIAL": ["float32"],
+        "RANDOM_STANDARD_NORMAL": ["int32"],
+        "RANDOM_UNIFORM": ["int32"],
         "REAL": ["complex128", "complex64"],
         "SKIP_GRAM": ["string"],
     ]

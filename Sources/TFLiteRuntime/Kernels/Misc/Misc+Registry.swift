@@ -13,6 +13,9 @@ extension OpRegistry {
             .embeddingLookupSparse: { try EmbeddingLookupSparseKernel($0) },
             .lshProjection: { try LSHProjectionKernel($0) },
             .skipGram: { try SkipGramKernel($0) },
+            .randomUniform: { try RandomKernel($0, .uniform) },
+            .randomStandardNormal: { try RandomKernel($0, .normal) },
+            .multinomial: { try RandomKernel($0, .multinomial) },
         ]
     }
 }
