@@ -180,3 +180,54 @@ CASES.append(Case("multinomial_unseeded", "MULTINOMIAL",
                   [const("float32", [1, 4], [0.0, 1.0, 2.0, 3.0]), const("int32", [], 64)], [out("int64")],
                   options=("RandomOptions", {"seed": 0, "seed2": 0}),
                   note="seeds 0: LiteRT draws random seeds, so the output cannot be compared"))
+
+# --- more edges ------------------------------------------------------------------------------------
+CASES.append(Case("bitcast_const_float32_to_int32", "BITCAST", [const("float32", [2, 2], [1.0, -2.5, 0.0, 3.0e38])],
+                  [out("int32")]))
+CASES.append(Case("fake_quant_nan_inf", "FAKE_QUANT",
+                  [inp("float32", [5], values=[float("nan"), float("inf"), float("-inf"), -0.0, 0.3])],
+                  [out("float32")], options=("FakeQuantOptions", {"min": -1.0, "max": 1.0, "numBits": 8})))
+for dtype, shape in [("float64", [6, 2]), ("float16", [6, 3]), ("complex64", [6]), ("uint32", [6, 2])]:
+    CASES.append(Case(f"hashtable_lookup_{dtype}", "HASHTABLE_LOOKUP",
+                      [inp("int32", [len(_LOOKUPS)], values=_LOOKUPS), const("int32", [6], _KEYS), inp(dtype, shape)],
+                      [out(dtype), out("uint8")]))
+CASES.append(Case("hashtable_lookup_unsorted_keys", "HASHTABLE_LOOKUP",
+                  [inp("int32", [6], values=[5, 1, 9, -4, 2, 7]), const("int32", [6], [9, 1, 7, 2, -4, 5]),
+                   inp("int32", [6, 2])], [out("int32"), out("uint8")]))
+for ptype, pname in [(1, "sparse"), (2, "dense")]:
+    CASES.append(Case(f"lsh_projection_{pname}_string", "LSH_PROJECTION",
+                      [inp("float32", [3, 4], low=-1.0, high=1.0),
+                       inp("string", [4], values=["alpha", "beta", "", "a much longer string of words"])],
+                      [out("int32")], options=("LSHProjectionOptions", {"type": ptype})))
+    CASES.append(Case(f"lsh_projection_{pname}_bool", "LSH_PROJECTION",
+                      [inp("float32", [2, 5], low=-1.0, high=1.0), inp("bool", [7, 3])],
+                      [out("int32")], options=("LSHProjectionOptions", {"type": ptype})))
+    CASES.append(Case(f"lsh_projection_{pname}_float16_weighted", "LSH_PROJECTION",
+                      [inp("float32", [3, 3], low=-1.0, high=1.0), inp("float16", [4, 2]),
+                       inp("float32", [4], low=-1.0, high=1.0)],
+                      [out("int32")], options=("LSHProjectionOptions", {"type": ptype})))
+CASES.append(Case("lsh_projection_sparse_32_bits", "LSH_PROJECTION",
+                  [inp("float32", [3, 32], low=-1.0, high=1.0), inp("int32", [3, 2])],
+                  [out("int32")], options=("LSHProjectionOptions", {"type": 1})))
+for k, sentence in enumerate([" ", "x", "tabs\tand\nnew\x0blines\x0cand\rreturns", "  ", "solo word "]):
+    CASES.append(Case(f"skip_gram_edge{k}", "SKIP_GRAM", [inp("string", [1], values=[sentence])], [out("string")],
+                      options=("SkipGramOptions", {"ngramSize": 1, "maxSkipSize": 1, "includeAllNgrams": True})))
+CASES.append(Case("skip_gram_two_strings_uses_first", "SKIP_GRAM",
+                  [inp("string", [2], values=["first one here", "second ignored"])], [out("string")],
+                  options=("SkipGramOptions", {"ngramSize": 2, "maxSkipSize": 1})))
+CASES.append(Case("skip_gram_negative_ngram", "SKIP_GRAM", [inp("string", [1], values=["a b c"])], [out("string")],
+                  options=("SkipGramOptions", {"ngramSize": -1, "maxSkipSize": 0})))
+CASES.append(Case("skip_gram_zero_ngram", "SKIP_GRAM", [inp("string", [1], values=["a b c"])], [out("string")],
+                  options=("SkipGramOptions", {"ngramSize": 0, "maxSkipSize": 0, "includeAllNgrams": True})))
+CASES.append(Case("embedding_lookup_sparse_unsorted_mean", "EMBEDDING_LOOKUP_SPARSE",
+                  [inp("int32", [4], values=[1, 2, 0, 3]), inp("int32", [4, 2], values=[[2, 0], [0, 0], [2, 1], [0, 3]]),
+                   inp("int32", [2], values=[4, 5]), inp("float32", [4], low=0.5, high=1.5), inp("float32", [4, 3])],
+                  [out("float32")], options=("EmbeddingLookupSparseOptions", {"combiner": 1})))
+CASES.append(Case("embedding_lookup_sparse_empty", "EMBEDDING_LOOKUP_SPARSE",
+                  [inp("int32", [0], values=[]), inp("int32", [0, 2], values=[]), inp("int32", [2], values=[3, 4]),
+                   inp("float32", [0], values=[]), inp("float32", [4, 3])],
+                  [out("float32")], options=("EmbeddingLookupSparseOptions", {"combiner": 2})))
+CASES.append(Case("embedding_lookup_sparse_sqrtn_negative_weights", "EMBEDDING_LOOKUP_SPARSE",
+                  [inp("int32", [3], values=[0, 1, 1]), inp("int32", [3, 2], values=[[0, 0], [0, 1], [1, 0]]),
+                   inp("int32", [2], values=[2, 2]), inp("float32", [3], low=-2.0, high=-0.5), inp("float32", [2, 2, 2])],
+                  [out("float32")], options=("EmbeddingLookupSparseOptions", {"combiner": 2})))

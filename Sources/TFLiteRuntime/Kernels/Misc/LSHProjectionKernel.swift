@@ -1,7 +1,7 @@
 /// LSH_PROJECTION: locality-sensitive hash signatures of an input's rows.
 ///
 /// Inputs: hash seeds `[numHash, numBits]` float32 (numBits ≤ 32), the input `[n, ...]` of any
-/// fixed-size type, optional weights `[n]` float32. Each seed gives one bit: the sign of the
+/// fixed-size type or strings, optional weights `[n]` float32. Each seed gives one bit: the sign of the
 /// (weighted) sum over rows of FarmHash's Fingerprint64 of the seed's bytes followed by the row's
 /// bytes. Output int32: SPARSE `[numHash]`, each hash function's bits packed plus
 /// `i << numBits`; DENSE `[numHash * numBits]`, one 0/1 per seed. Options: `LSHProjectionOptions`.
@@ -21,7 +21,9 @@ final class LSHProjectionKernel: OpKernel {
         guard hash.rank == 2, hash.type == .float32 else { throw node.error("hash seeds must be a 2-D float32 tensor") }
         guard hash.shape[1] <= 32 else { throw node.error("at most 32 bits per hash function, has \(hash.shape[1])") }
         guard x.rank >= 1, x.shape[0] > 0 else { throw node.error("input must have at least one row") }
-        guard x.type.byteSize > 0 else { throw node.error("input type \(x.type.name) is not supported") }
+        guard x.type.byteSize > 0 || x.type == .string else {
+            throw node.error("input type \(x.type.name) is not supported")
+        }
         if let w = node.optionalInput(2) {
             guard w.rank == 1, w.type == .float32, w.shape[0] == x.shape[0] else {
                 throw node.error("weights must be float32 with one value per input row")
@@ -38,7 +40,9 @@ final class LSHProjectionKernel: OpKernel {
         let weights = try node.optionalInput(2).map { try node.elementwiseBuffer($0, Float.self, role: "weights") }
         let output = try node.elementwiseBuffer(try node.output(0), Int32.self, role: "output")
         let rows = x.shape[0]
-        let rowBytes = x.requiredBytes / rows
+        // LiteRT hashes `bytes / rows` raw bytes per row; for strings that is the whole encoded
+        // buffer (count, offsets and characters) cut into equal pieces.
+        let rowBytes = (x.type == .string ? x.raw.count : x.requiredBytes) / rows
         guard x.raw.count >= rows * rowBytes, let base = x.data else { throw node.error("input has no data") }
         let numHash = hashTensor.shape[0]
         let numBits = hashTensor.shape[1]
