@@ -68,7 +68,8 @@ for dtype, shape, kw in [("float32", [6, 3], {}), ("int32", [6], {}), ("uint8", 
                          ("bool", [6, 2], {})]:
     tag = "x".join(map(str, shape))
     CASES.append(Case(f"hashtable_lookup_{dtype}_{tag}", "HASHTABLE_LOOKUP",
-                      [inp("int32", [len(_LOOKUPS)], values=_LOOKUPS), const("int32", [6], _KEYS), inp(dtype, shape, **kw)],
+                      [inp("int32", [len(_LOOKUPS)], values=_LOOKUPS), const("int32", [6], _KEYS),
+                       inp(dtype, shape, **kw)],
                       [out(dtype), out("uint8")]))
 CASES.append(Case("hashtable_lookup_float32_const_values", "HASHTABLE_LOOKUP",
                   [inp("int32", [4], values=[9, 1, -7, 9]), inp("int32", [6], values=_KEYS),
@@ -170,7 +171,8 @@ CASES.append(Case("multinomial_zero_samples", "MULTINOMIAL",
                   [const("float32", [2, 3], [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]), const("int32", [], 0)], [out("int64")],
                   options=("RandomOptions", {"seed": 1, "seed2": 2})))
 CASES.append(Case("multinomial_infinite_logits", "MULTINOMIAL",
-                  [const("float32", [3, 4], [float("-inf"), 0.0, float("-inf"), 1.0, 2.0, float("inf"), 0.0, float("nan"),
+                  [const("float32", [3, 4], [float("-inf"), 0.0, float("-inf"), 1.0, 2.0, float("inf"), 0.0,
+                                             float("nan"),
                                              float("-inf"), float("-inf"), float("-inf"), float("-inf")]),
                    const("int32", [], 9)], [out("int64")], options=("RandomOptions", {"seed": 8, "seed2": 9})))
 CASES.append(Case("multinomial_single_class_many", "MULTINOMIAL",
@@ -220,7 +222,8 @@ CASES.append(Case("skip_gram_negative_ngram", "SKIP_GRAM", [inp("string", [1], v
 CASES.append(Case("skip_gram_zero_ngram", "SKIP_GRAM", [inp("string", [1], values=["a b c"])], [out("string")],
                   options=("SkipGramOptions", {"ngramSize": 0, "maxSkipSize": 0, "includeAllNgrams": True})))
 CASES.append(Case("embedding_lookup_sparse_unsorted_mean", "EMBEDDING_LOOKUP_SPARSE",
-                  [inp("int32", [4], values=[1, 2, 0, 3]), inp("int32", [4, 2], values=[[2, 0], [0, 0], [2, 1], [0, 3]]),
+                  [inp("int32", [4], values=[1, 2, 0, 3]),
+                   inp("int32", [4, 2], values=[[2, 0], [0, 0], [2, 1], [0, 3]]),
                    inp("int32", [2], values=[4, 5]), inp("float32", [4], low=0.5, high=1.5), inp("float32", [4, 3])],
                   [out("float32")], options=("EmbeddingLookupSparseOptions", {"combiner": 1})))
 CASES.append(Case("embedding_lookup_sparse_empty", "EMBEDDING_LOOKUP_SPARSE",
@@ -229,5 +232,6 @@ CASES.append(Case("embedding_lookup_sparse_empty", "EMBEDDING_LOOKUP_SPARSE",
                   [out("float32")], options=("EmbeddingLookupSparseOptions", {"combiner": 2})))
 CASES.append(Case("embedding_lookup_sparse_sqrtn_negative_weights", "EMBEDDING_LOOKUP_SPARSE",
                   [inp("int32", [3], values=[0, 1, 1]), inp("int32", [3, 2], values=[[0, 0], [0, 1], [1, 0]]),
-                   inp("int32", [2], values=[2, 2]), inp("float32", [3], low=-2.0, high=-0.5), inp("float32", [2, 2, 2])],
+                   inp("int32", [2], values=[2, 2]), inp("float32", [3], low=-2.0, high=-0.5),
+                   inp("float32", [2, 2, 2])],
                   [out("float32")], options=("EmbeddingLookupSparseOptions", {"combiner": 2})))

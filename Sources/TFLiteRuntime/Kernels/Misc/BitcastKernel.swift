@@ -23,7 +23,8 @@ final class BitcastKernel: OpKernel {
         } else if inSize < outSize {
             guard outSize % inSize == 0 else { throw node.error("\(target.name) is not a multiple of \(x.type.name)") }
             guard let last = shape.last, last == outSize / inSize else {
-                throw node.error("the input's last dimension must be \(outSize / inSize) to make \(target.name), shape is \(x.shape)")
+                throw node.error(
+                    "the last dimension must be \(outSize / inSize) to make \(target.name); shape is \(x.shape)")
             }
             shape.removeLast()
         }
@@ -39,6 +40,8 @@ final class BitcastKernel: OpKernel {
         let n = min(source.count, destination.count)
         guard n > 0, let s = source.baseAddress, let d = destination.baseAddress, s != d else { return }
         d.copyMemory(from: s, byteCount: n)
-        if n < destination.count { (d + n).initializeMemory(as: UInt8.self, repeating: 0, count: destination.count - n) }
+        if n < destination.count {
+            (d + n).initializeMemory(as: UInt8.self, repeating: 0, count: destination.count - n)
+        }
     }
 }

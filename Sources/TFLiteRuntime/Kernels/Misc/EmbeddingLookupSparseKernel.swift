@@ -27,7 +27,9 @@ final class EmbeddingLookupSparseKernel: OpKernel {
         guard denseShape.rank == 1, denseShape.type == .int32 else {
             throw node.error("dense shape must be a 1-D int32 tensor")
         }
-        guard weights.rank == 1, weights.type == .float32 else { throw node.error("weights must be a 1-D float32 tensor") }
+        guard weights.rank == 1, weights.type == .float32 else {
+            throw node.error("weights must be a 1-D float32 tensor")
+        }
         guard indices.shape[0] == ids.shape[0], weights.shape[0] == ids.shape[0] else {
             throw node.error("ids, indices and weights must have the same number of entries")
         }

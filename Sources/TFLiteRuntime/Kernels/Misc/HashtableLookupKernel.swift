@@ -63,7 +63,9 @@ final class HashtableLookupKernel: OpKernel {
             let target = destination.baseAddress.map { $0 + i * rowBytes }
             if let row = HashtableLookupKernel.search(lookups[i], in: keys) {
                 hits[i] = 1
-                if let target, let s = source.baseAddress { target.copyMemory(from: s + row * rowBytes, byteCount: rowBytes) }
+                if let target, let s = source.baseAddress {
+                    target.copyMemory(from: s + row * rowBytes, byteCount: rowBytes)
+                }
             } else {
                 hits[i] = 0
                 target?.initializeMemory(as: UInt8.self, repeating: 0, count: rowBytes)
