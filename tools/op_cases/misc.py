@@ -235,3 +235,9 @@ CASES.append(Case("embedding_lookup_sparse_sqrtn_negative_weights", "EMBEDDING_L
                    inp("int32", [2], values=[2, 2]), inp("float32", [3], low=-2.0, high=-0.5),
                    inp("float32", [2, 2, 2])],
                   [out("float32")], options=("EmbeddingLookupSparseOptions", {"combiner": 2})))
+# LiteRT validates neither num_bits nor the range (NaN for degenerate ones)
+for lo, hi, bits in [(-1.0, 1.0, 0), (-1.0, 1.0, 31), (-1.0, 1.0, 32), (1.0, 2.0, 8), (-2.0, -1.0, 8), (1.0, -1.0, 8),
+                     (0.0, 0.0, 8), (-300000.0, 70000.0, 16), (-1.0, 1.0, 20)]:
+    name = f"fake_quant_unchecked_{lo}_{hi}_{bits}bits".replace("-", "m").replace(".", "p")
+    CASES.append(Case(name, "FAKE_QUANT", [inp("float32", [12], low=-3, high=3)], [out("float32")],
+                      options=("FakeQuantOptions", {"min": lo, "max": hi, "numBits": bits})))

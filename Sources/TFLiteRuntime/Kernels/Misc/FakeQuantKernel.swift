@@ -1,6 +1,7 @@
 /// FAKE_QUANT: float32 → float32, each value quantized to `numBits` over [min, max] and back.
 ///
-/// Options (`FakeQuantOptions`): min, max, num_bits; narrow_range is refused, as in LiteRT. The range
+/// Options (`FakeQuantOptions`): min, max, num_bits; narrow_range is refused, as in LiteRT. Neither
+/// num_bits nor the range is validated (LiteRT runs them all; degenerate ones give NaN). The range
 /// is first nudged so that 0 is exactly representable (TensorFlow's FakeQuantWithMinMaxArgs), all in
 /// float32 with LiteRT's operation order.
 final class FakeQuantKernel: OpKernel {
@@ -14,25 +15,29 @@ final class FakeQuantKernel: OpKernel {
         guard !p.narrowRange else {
             throw node.error("narrow_range is not supported at run time (it is meant for weights only)")
         }
-        guard (1...30).contains(p.numBits) else { throw node.error("num_bits \(p.numBits) is not in 1...30") }
+        // LiteRT checks neither num_bits nor the range: it computes `(1 << num_bits) - 1` in a C int
+        // (x86 masks the shift to 5 bits; 1 << 31 - 1 wraps to INT_MAX) and carries on, NaN and all.
         let quantMin: Float = 0
-        let quantMax = Float((1 << p.numBits) - 1)
+        let quantMax = Float((Int32(1) &<< Int32(truncatingIfNeeded: p.numBits)) &- 1)
         scale = (p.max - p.min) / (quantMax - quantMin)
         let zeroPointFromMin = quantMin - p.min / scale
-        guard scale.isFinite, scale > 0, zeroPointFromMin.isFinite else {
-            throw node.error("range [\(p.min), \(p.max)] gives no usable scale")
-        }
         let zeroPoint: Float
         if zeroPointFromMin < quantMin {
             zeroPoint = quantMin
         } else if zeroPointFromMin > quantMax {
             zeroPoint = quantMax
         } else {
-            // LiteRT keeps the nudged zero point in a uint16.
-            zeroPoint = Float(UInt16(truncatingIfNeeded: Int(zeroPointFromMin.rounded())))
+            zeroPoint = FakeQuantKernel.uint16Cast(zeroPointFromMin.rounded())
         }
         nudgedMin = (quantMin - zeroPoint) * scale
         nudgedMax = (quantMax - zeroPoint) * scale
+    }
+
+    /// C's `static_cast<uint16_t>(float)` as x86 compiles it: a 32-bit truncating conversion
+    /// (0x80000000 for NaN or out of range), then the low 16 bits.
+    static func uint16Cast(_ value: Float) -> Float {
+        let wide: Int32 = value.isNaN || value >= 2_147_483_648 || value < -2_147_483_648 ? .min : Int32(value)
+        return Float(UInt16(truncatingIfNeeded: wide))
     }
 
     func prepare(_ node: Node) throws {
