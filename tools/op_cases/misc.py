@@ -241,3 +241,11 @@ for lo, hi, bits in [(-1.0, 1.0, 0), (-1.0, 1.0, 31), (-1.0, 1.0, 32), (1.0, 2.0
     name = f"fake_quant_unchecked_{lo}_{hi}_{bits}bits".replace("-", "m").replace(".", "p")
     CASES.append(Case(name, "FAKE_QUANT", [inp("float32", [12], low=-3, high=3)], [out("float32")],
                       options=("FakeQuantOptions", {"min": lo, "max": hi, "numBits": bits})))
+for source, shape, target in [("float32", [4, 2], "complex64"), ("int64", [3], "complex64"),
+                              ("complex128", [3], "float64"), ("float64", [2, 2], "complex128"),
+                              ("complex64", [2], "complex128")]:
+    CASES.append(Case(f"bitcast_{source}_to_{target}", "BITCAST", [inp(source, shape)], [out(target)]))
+for op in ["REAL", "IMAG", "COMPLEX_ABS"]:
+    CASES.append(Case(f"{op.lower()}_complex128_special", op,
+                      [inp("complex128", [5], values=[0, 3 - 4j, -1e300 + 1e300j, 5e-324 + 5e-324j,
+                                                      complex(float("-inf"), float("nan"))])], [out("float64")]))
