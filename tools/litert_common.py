@@ -49,7 +49,8 @@ def run(interpreter: Interpreter, inputs: Sequence[np.ndarray]) -> list[np.ndarr
     if len(inputs) != len(details):
         raise ValueError(f"model has {len(details)} inputs, got {len(inputs)} arrays")
     for i, (array, detail) in enumerate(zip(inputs, details)):
-        if np.dtype(array.dtype) != np.dtype(detail["dtype"]):
+        same_kind_strings = np.dtype(array.dtype).kind == "S" and np.dtype(detail["dtype"]).kind == "S"
+        if np.dtype(array.dtype) != np.dtype(detail["dtype"]) and not same_kind_strings:
             raise ValueError(
                 f"input {i} ({detail['name']}): model wants {np.dtype(detail['dtype']).name}, "
                 f"got {array.dtype.name}"

@@ -90,7 +90,7 @@ def run_case(case: opmodel.Case) -> tuple[bytes, list[np.ndarray], list[np.ndarr
     known_at_prepare = all(t is None or t.const for t in case.inputs) or case.op in ("RANK", "SHAPE")
     again = (run if known_at_prepare else run_poisoned)(make_interpreter(final), inputs)
     for a, b in zip(outputs, again):
-        if a.shape != b.shape or not np.array_equal(a, b, equal_nan=True):
+        if a.shape != b.shape or not np.array_equal(a, b, equal_nan=a.dtype.kind in "fc"):
             raise RuntimeError("LiteRT gave different outputs on a second run (uninitialised output: it does not compute this type)")
     return final, inputs, again
 
@@ -134,6 +134,13 @@ def run_poisoned(interpreter, inputs: list[np.ndarray]) -> list[np.ndarray]:
                 pass
     interpreter.invoke()
     return [np.array(interpreter.get_tensor(d["index"])) for d in interpreter.get_output_details()]
+def save_array(folder: Path, stem: str, array: np.ndarray) -> None:
+    """`<stem>.npy`, or for a string tensor `<stem>.json`: its strings in row-major order (UTF-8)."""
+    if array.dtype.kind in "SO":
+        strings = [bytes(v).decode("utf-8") for v in array.reshape(-1)]
+        (folder / f"{stem}.json").write_text(json.dumps(strings) + "\n")
+    else:
+        np.save(folder / f"{stem}.npy", array)
 
 
 def summary(error: Exception) -> str:
@@ -188,9 +195,9 @@ def main() -> None:
             folder.mkdir(parents=True)
             (folder / "model.tflite").write_bytes(model)
             for i, array in enumerate(inputs):
-                np.save(folder / f"input_{i}.npy", array)
+                save_array(folder, f"input_{i}", array)
             for i, array in enumerate(outputs):
-                np.save(folder / f"output_{i}.npy", array)
+                save_array(folder, f"output_{i}", array)
             entry["litert"] = "runs"
             entry["run_inputs"] = len(inputs)
             entry["tolerance"] = case.tolerance

@@ -37,6 +37,7 @@ DTYPES: dict[str, tuple[int, Any]] = {
     "bool": (schema.TensorType.BOOL, np.bool_),
     "complex64": (schema.TensorType.COMPLEX64, np.complex64),
     "complex128": (schema.TensorType.COMPLEX128, np.complex128),
+    "string": (schema.TensorType.STRING, np.bytes_),
 }
 
 BUILTINS: dict[str, int] = {k: v for k, v in vars(schema.BuiltinOperator).items() if not k.startswith("_")}
@@ -65,6 +66,14 @@ class TensorSpec:
         if self.values is not None:
             return np.asarray(self.values, dtype=np_type).reshape(self.shape)
         count = int(np.prod(self.shape)) if self.shape else 1
+        if self.dtype.startswith("complex"):
+            low = -3.0 if self.low is None else self.low
+            high = 3.0 if self.high is None else self.high
+            real = rng.uniform(low, high, size=self.shape)
+            imag = rng.uniform(low, high, size=self.shape)
+            return (real + 1j * imag).astype(np_type)
+        if self.dtype == "string":
+            raise ValueError("string tensors need values=")
         if self.dtype == "bool":
             return rng.integers(0, 2, size=self.shape).astype(np.bool_)
         if self.dtype.startswith("float"):
@@ -132,6 +141,17 @@ class Case:
         return [t.array(rng) for t in self.inputs if t is not None and not t.const and not t.variable]
 
 
+def string_buffer(strings: Sequence[bytes]) -> bytes:
+    """TFLite's string tensor layout: count, count + 1 int32 offsets from the start, the bytes."""
+    header = 4 * (len(strings) + 2)
+    offsets, at = [], header
+    for item in strings:
+        offsets.append(at)
+        at += len(item)
+    offsets.append(at)
+    return np.asarray([len(strings)] + offsets, dtype="<i4").tobytes() + b"".join(strings)
+
+
 def _quantization(spec: TensorSpec) -> "schema.QuantizationParametersT | None":
     if spec.scale is None:
         return None
@@ -190,7 +210,10 @@ def build(case: Case, output_shapes: Sequence[Sequence[int]] | None = None) -> b
         if spec.const:
             data = spec.array(rng)
             b = schema.BufferT()
-            b.data = np.frombuffer(np.ascontiguousarray(data).tobytes(), dtype=np.uint8).tolist() or None
+            if spec.dtype == "string":
+                b.data = list(string_buffer([bytes(v) for v in data.reshape(-1)]))
+            else:
+                b.data = np.frombuffer(np.ascontiguousarray(data).tobytes(), dtype=np.uint8).tolist() or None
             buffers.append(b)
             t.buffer = len(buffers) - 1
         tensors.append(t)

@@ -164,7 +164,8 @@ struct InterpreterTests {
 
     @Test("an unsupported operator fails when the interpreter is created, naming node, op and version")
     func unsupportedOperator() throws {
-        // Patch the first operator code of a fixture to HASHTABLE_LOOKUP (10), which this runtime lacks.
+        // Patch the first operator code of a fixture to CONCAT_EMBEDDINGS (29), which neither LiteRT nor
+        // this runtime implements.
         var bytes = try Data(contentsOf: URL(fileURLWithPath: InterpreterTests.fixture("small_cnn")))
         let model = try Model(data: bytes)
         let firstCode = try bytes.withUnsafeBytes { raw -> (Int?, Int?) in
@@ -172,17 +173,17 @@ struct InterpreterTests {
             let code = try #require(root.tableVector(1, name: { "code \($0)" }).first)
             return (try code.position(ofField: 0, size: 1), try code.position(ofField: 3, size: 4))
         }
-        if let p = firstCode.0 { bytes[p] = 10 }
-        if let p = firstCode.1 { bytes.replaceSubrange(p..<p + 4, with: [10, 0, 0, 0]) }
+        if let p = firstCode.0 { bytes[p] = 29 }
+        if let p = firstCode.1 { bytes.replaceSubrange(p..<p + 4, with: [29, 0, 0, 0]) }
         let patched = try Model(data: bytes)
         let name = model.operatorCodes[0].displayName
-        #expect(patched.operatorCodes[0].builtin == .hashtableLookup, "patched \(name)")
-        #expect(patched.unsupportedOperators == ["HASHTABLE_LOOKUP"])
+        #expect(patched.operatorCodes[0].builtin == .concatEmbeddings, "patched \(name)")
+        #expect(patched.unsupportedOperators == ["CONCAT_EMBEDDINGS"])
         do {
             _ = try Interpreter(modelData: bytes)
             Issue.record("creating the interpreter should fail")
         } catch let InterpreterError.tensorFlowLiteError(message) {
-            #expect(message.contains("HASHTABLE_LOOKUP"))
+            #expect(message.contains("CONCAT_EMBEDDINGS"))
             #expect(message.contains("node ") && message.contains("version "), "\(message)")
         }
     }

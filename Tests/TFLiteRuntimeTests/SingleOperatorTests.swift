@@ -55,7 +55,15 @@ struct SingleOperatorTests {
             let interpreter = try Interpreter(
                 modelPath: caseFolder.appendingPathComponent("model.tflite").path, options: .init(threadCount: threads))
             var inputs = [NumPyArray]()
+            // String tensors are stored as JSON lists of their strings (`input_<i>.json`).
+            var stringInputs = [Int: [String]]()
             for i in 0..<(entry.run_inputs ?? interpreter.inputTensorCount) {
+                let json = caseFolder.appendingPathComponent("input_\(i).json")
+                if FileManager.default.fileExists(atPath: json.path) {
+                    stringInputs[i] = try JSONDecoder().decode([String].self, from: Data(contentsOf: json))
+                    inputs.append(NumPyArray(type: .uint8, shape: [0], data: Data()))
+                    continue
+                }
                 let array = try NumPyArray(contentsOf: caseFolder.appendingPathComponent("input_\(i).npy"))
                 if try interpreter.input(at: i).shape.dimensions != array.shape {
                     try interpreter.resizeInput(at: i, to: Tensor.Shape(array.shape))
@@ -63,9 +71,22 @@ struct SingleOperatorTests {
                 inputs.append(array)
             }
             try interpreter.allocateTensors()
-            for (i, array) in inputs.enumerated() { try interpreter.copy(array.data, toInputAt: i) }
+            for (i, array) in inputs.enumerated() {
+                if let strings = stringInputs[i] {
+                    try interpreter.copy(strings: strings, toInputAt: i)
+                } else {
+                    try interpreter.copy(array.data, toInputAt: i)
+                }
+            }
             try interpreter.invoke()
             for o in 0..<interpreter.outputTensorCount {
+                let json = caseFolder.appendingPathComponent("output_\(o).json")
+                if FileManager.default.fileExists(atPath: json.path) {
+                    let want = try JSONDecoder().decode([String].self, from: Data(contentsOf: json))
+                    let got = try interpreter.outputStrings(at: o)
+                    guard got == want else { return "output \(o) strings \(got.prefix(8)), LiteRT \(want.prefix(8))" }
+                    continue
+                }
                 let expected = try NumPyArray(contentsOf: caseFolder.appendingPathComponent("output_\(o).npy"))
                 let actual = NumPyArray(try interpreter.output(at: o))
                 guard actual.type == expected.type else {

@@ -45,6 +45,8 @@ extension Tensor {
         case float64
         /// Pairs of float32 (real, imaginary), as RFFT2D produces.
         case complex64
+        /// Pairs of float64 (real, imaginary).
+        case complex128
 
         /// The model-level type this corresponds to.
         public var tensorType: TensorType {
@@ -62,6 +64,7 @@ extension Tensor {
             case .float32: return .float32
             case .float64: return .float64
             case .complex64: return .complex64
+            case .complex128: return .complex128
             }
         }
 
@@ -81,6 +84,7 @@ extension Tensor {
             case .float32: self = .float32
             case .float64: self = .float64
             case .complex64: self = .complex64
+            case .complex128: self = .complex128
             default: return nil
             }
         }

@@ -5,6 +5,17 @@
 extension OpRegistry {
     /// Operator name -> the input types whose cases match LiteRT here (see `OperatorInfo.types`).
     static let verifiedTypes: [String: [String]] = [
-        :
+        "BITCAST": ["bool->int8", "complex128->float64", "complex64->complex128", "complex64->int64", "float16->uint16", "float32->complex64", "float32->int32", "float32->uint8", "float64->complex128", "float64->int32", "int16->float16", "int16->float32", "int32->float32", "int32->int16", "int32->uint8", "int64->complex64", "int64->float64", "int8->uint8", "uint32->int32", "uint8->float32", "uint8->int32", "uint8->int64"],
+        "COMPLEX_ABS": ["complex128", "complex64"],
+        "EMBEDDING_LOOKUP_SPARSE": ["float32"],
+        "FAKE_QUANT": ["float32"],
+        "HASHTABLE_LOOKUP": ["bool", "complex64", "float16", "float32", "float64", "int16", "int32", "int8", "string", "uint32", "uint8"],
+        "IMAG": ["complex128", "complex64"],
+        "LSH_PROJECTION": ["float32", "float32/bool", "float32/float16", "float32/int8", "float32/string", "float32/uint8"],
+        "MULTINOMIAL": ["float32"],
+        "RANDOM_STANDARD_NORMAL": ["int32"],
+        "RANDOM_UNIFORM": ["int32"],
+        "REAL": ["complex128", "complex64"],
+        "SKIP_GRAM": ["string"],
     ]
 }

@@ -8,6 +8,9 @@ struct OptionsReader {
     func int(_ field: Int, _ defaultValue: Int32 = 0) throws -> Int32 {
         try node.options?.int32(field, defaultValue) ?? defaultValue
     }
+    func int64(_ field: Int, _ defaultValue: Int64 = 0) throws -> Int64 {
+        try node.options?.int64(field, defaultValue) ?? defaultValue
+    }
     func byte(_ field: Int, _ defaultValue: Int8 = 0) throws -> Int8 {
         try node.options?.int8(field, defaultValue) ?? defaultValue
     }

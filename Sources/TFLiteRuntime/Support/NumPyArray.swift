@@ -4,7 +4,7 @@ import Foundation
 /// the parity fixtures.
 ///
 /// Reads format versions 1.0–3.0 (C order, little-endian or byte-order-free dtypes) and writes 1.0.
-/// Supported dtypes: `f4 f2 f8 i1 u1 i2 u2 i4 u4 i8 u8 b1 c8` (c8: complex64).
+/// Supported dtypes: `f4 f2 f8 i1 u1 i2 u2 i4 u4 i8 u8 b1 c8 c16` (c8: complex64, c16: complex128).
 public struct NumPyArray: Equatable, Sendable {
     /// The element type.
     public var type: TensorType
@@ -28,7 +28,7 @@ public struct NumPyArray: Equatable, Sendable {
         public var description: String {
             switch self {
             case .notNumPy(let why): return "not a NumPy .npy file: \(why)"
-            case .unsupportedDType(let d): return "unsupported NumPy dtype '\(d)' (supported: f4 f2 f8 i1 u1 i2 u2 i4 u4 i8 u8 b1 c8)"
+            case .unsupportedDType(let d): return "unsupported NumPy dtype '\(d)' (supported: f4 f2 f8 i1 u1 i2 u2 i4 u4 i8 u8 b1 c8 c16)"
             case .fortranOrder: return "Fortran-ordered arrays are not supported; save with C order"
             case .sizeMismatch(let e, let a): return "the header promises \(e) data bytes but the file has \(a)"
             }
@@ -37,7 +37,8 @@ public struct NumPyArray: Equatable, Sendable {
 
     private static let dtypes: [String: TensorType] = [
         "f4": .float32, "f2": .float16, "f8": .float64, "i1": .int8, "u1": .uint8, "i2": .int16, "u2": .uint16,
-        "i4": .int32, "u4": .uint32, "i8": .int64, "u8": .uint64, "b1": .bool, "c8": .complex64,
+        "i4": .int32, "u4": .uint32, "i8": .int64, "u8": .uint64, "b1": .bool,
+        "c8": .complex64, "c16": .complex128,
     ]
 
     private static func descr(for type: TensorType) -> String? {
@@ -150,7 +151,7 @@ extension NumPyArray {
         self.init(type: tensor.dataType.tensorType, shape: tensor.shape.dimensions, data: tensor.data)
     }
 
-    /// The elements converted to `Double`, for comparisons and printing (complex64: real and
+    /// The elements converted to `Double`, for comparisons and printing (complex: real and
     /// imaginary parts in turn, two values per element).
     public func doubleValues() -> [Double] {
         data.withUnsafeBytes { raw -> [Double] in
@@ -173,6 +174,8 @@ extension NumPyArray {
             case .bool: return load(UInt8.self) { $0 != 0 ? 1 : 0 }
             case .complex64:
                 return (0..<(2 * n)).map { Double(raw.loadUnaligned(fromByteOffset: $0 * 4, as: Float.self)) }
+            case .complex128:
+                return (0..<(2 * n)).map { raw.loadUnaligned(fromByteOffset: $0 * 8, as: Double.self) }
             default: return []
             }
         }
