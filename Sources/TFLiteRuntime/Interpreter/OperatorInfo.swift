@@ -31,7 +31,7 @@ extension OperatorResolver {
         var customs = [String: OperatorInfo]()
         for name in OpRegistry.customs.keys {
             customs[name] = OperatorInfo(
-                name: name, kind: .custom, versions: Array(OpRegistry.customVersions),
+                name: name, kind: .custom, versions: Array(OpRegistry.customVersions(name)),
                 types: OpRegistry.verifiedTypes[name] ?? [])
         }
         for (name, op) in customOperators {

@@ -24,9 +24,14 @@ enum OpRegistry {
         return table
     }()
 
-    /// The versions of a custom operator that built-in custom kernels accept. Custom operators are
-    /// versioned by their authors, and every published model with these operators uses version 1.
-    static let customVersions: ClosedRange<Int> = 1...1
+    /// The versions of a built-in custom operator that its kernel accepts: version 1, unless listed
+    /// in `customVersionOverrides`. Custom operators are versioned by their authors.
+    static func customVersions(_ name: String) -> ClosedRange<Int> { customVersionOverrides[name] ?? 1...1 }
+
+    /// MediaPipe's landmark operators have a version 2 (other inputs or options) that its models use.
+    static let customVersionOverrides: [String: ClosedRange<Int>] = [
+        "TransformLandmarks": 1...2, "TransformTensorBilinear": 1...2, "Landmarks2TransformMatrix": 1...2,
+    ]
 
     static func factory(for code: OperatorCode) -> KernelFactory? {
         if code.builtin == .custom {
@@ -39,7 +44,7 @@ enum OpRegistry {
     /// builtin), or nil when it has no kernel for the operator.
     static func versions(for code: OperatorCode) -> ClosedRange<Int>? {
         guard factory(for: code) != nil else { return nil }
-        if code.builtin == .custom { return customVersions }
+        if code.builtin == .custom { return customVersions(code.customCode ?? "") }
         return litertVersions[code.builtin.rawValue] ?? 1...1
     }
 
