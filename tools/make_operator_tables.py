@@ -32,6 +32,15 @@ SWIFT_TYPES = ROOT / "Sources/TFLiteRuntime/Kernels/OpRegistry+VerifiedTypes.swi
 SINGLE = ROOT / "Tests/TFLiteRuntimeTests/Fixtures/single_ops"
 PENDING = ROOT / "Tests/TFLiteRuntimeTests/Fixtures/single_ops_pending.txt"
 CUSTOM = ROOT / "Tests/TFLiteRuntimeTests/Fixtures/custom_ops/manifest.json"
+CONTROL = ROOT / "Tests/TFLiteRuntimeTests/Fixtures/control_flow/manifest.json"
+# Operators checked through whole models (ControlFlowTests) rather than single-operator cases, and
+# what their "types" are: any tensors for control flow, resource handles, hash table keys.
+CONTROL_LABELS = {
+    "IF": ["any"], "WHILE": ["any"], "CALL_ONCE": ["none"],
+    "VAR_HANDLE": ["none"], "READ_VARIABLE": ["resource"], "ASSIGN_VARIABLE": ["resource/any"],
+    "HASHTABLE": ["none"], "HASHTABLE_IMPORT": ["resource/int64/string"],
+    "HASHTABLE_FIND": ["resource/int64/string"], "HASHTABLE_SIZE": ["resource"],
+}
 DOC = ROOT / "docs/OPERATORS.md"
 
 
@@ -79,6 +88,11 @@ def verified_types() -> dict[str, list[str]]:
         for entry in json.loads(CUSTOM.read_text())["cases"]:
             name = entry["op"].split(":", 1)[-1]
             found.setdefault(name, set()).add(entry.get("label") or entry["inputs"][0])
+    if CONTROL.exists():
+        for entry in json.loads(CONTROL.read_text())["cases"]:
+            for op in entry["operators"]:
+                if op in CONTROL_LABELS:
+                    found.setdefault(op, set()).update(CONTROL_LABELS[op])
     return {op: sorted(labels) for op, labels in sorted(found.items())}
 
 

@@ -186,7 +186,12 @@ struct SingleOperatorTests {
         for (op, labels) in expected {
             #expect(Set(recorded[op] ?? []) == labels, "\(op): table \(recorded[op] ?? []), cases \(labels.sorted()); run tools/make_operator_tables.py")
         }
-        for (op, labels) in recorded where expected[op] == nil && !OpRegistry.customs.keys.contains(op) {
+        let wholeModelOps: Set<String> = [
+            "IF", "WHILE", "CALL_ONCE", "VAR_HANDLE", "READ_VARIABLE", "ASSIGN_VARIABLE", "HASHTABLE",
+            "HASHTABLE_IMPORT", "HASHTABLE_FIND", "HASHTABLE_SIZE",
+        ]
+        for (op, labels) in recorded
+        where expected[op] == nil && !OpRegistry.customs.keys.contains(op) && !wholeModelOps.contains(op) {
             Issue.record("\(op) has types \(labels) in the table but no matching case; run tools/make_operator_tables.py")
         }
     }
