@@ -5,6 +5,15 @@
 extension OpRegistry {
     /// Operator name -> the input types whose cases match LiteRT here (see `OperatorInfo.types`).
     static let verifiedTypes: [String: [String]] = [
-        :
+        "DILATE": ["bool", "float16", "float32", "float64", "int16", "int32", "int64", "int8", "uint16", "uint32", "uint8"],
+        "REDUCE_WINDOW": ["bool", "float32", "float64", "int16", "int32", "int64", "int8", "uint8"],
+        "STABLEHLO_ADD": ["bool", "float16", "float32", "float64", "int16", "int32", "int64", "int8", "uint16", "uint32", "uint8"],
+        "STABLEHLO_AND": ["bool", "int16", "int32", "int64", "int8", "uint16", "uint32", "uint8"],
+        "STABLEHLO_GATHER": ["bool", "float16", "float32", "float64", "int16", "int32", "int64", "int8", "uint16", "uint32", "uint8"],
+        "STABLEHLO_MAXIMUM": ["bool", "float16", "float32", "float64", "int16", "int32", "int64", "int8", "uint16", "uint32", "uint8"],
+        "STABLEHLO_MINIMUM": ["bool", "float16", "float32", "float64", "int16", "int32", "int64", "int8", "uint16", "uint32", "uint8"],
+        "STABLEHLO_MULTIPLY": ["bool", "float16", "float32", "float64", "int16", "int32", "int64", "int8", "uint16", "uint32", "uint8"],
+        "STABLEHLO_PAD": ["bool", "float16", "float32", "float64", "int16", "int32", "int64", "int8", "uint16", "uint32", "uint8"],
+        "STABLEHLO_SHIFT_LEFT": ["int16", "int32", "int8"],
     ]
 }

@@ -1,0 +1,127 @@
+"""StableHLO operators LiteRT's built-in kernels run, DILATE and REDUCE_WINDOW."""
+
+from opmodel import Case, const, inp, out
+
+CASES = []
+
+ALL_TYPES = ["float32", "float16", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32"]
+
+# Elementwise binary operators: same shapes, no broadcasting, integer arithmetic wraps.
+for op in ["STABLEHLO_ADD", "STABLEHLO_MULTIPLY", "STABLEHLO_MAXIMUM", "STABLEHLO_MINIMUM"]:
+    low = op.lower().replace("stablehlo_", "shlo_")
+    for dtype in ALL_TYPES + ["bool"]:
+        CASES.append(Case(f"{low}_{dtype}", op, [inp(dtype, [2, 3, 4]), inp(dtype, [2, 3, 4])], [out(dtype)]))
+    CASES.append(Case(f"{low}_float32_scalar", op, [inp("float32", []), inp("float32", [])], [out("float32")]))
+    CASES.append(Case(f"{low}_int32_rank1", op, [inp("int32", [7]), inp("int32", [7])], [out("int32")]))
+    CASES.append(Case(f"{low}_float32_rank5", op, [inp("float32", [2, 1, 3, 2, 2]), inp("float32", [2, 1, 3, 2, 2])],
+                      [out("float32")]))
+    CASES.append(Case(f"{low}_int8_quantized", op,
+                      [inp("int8", [3, 4], scale=0.1, zero_point=2), inp("int8", [3, 4], scale=0.1, zero_point=2)],
+                      [out("int8", scale=0.1, zero_point=2)]))
+CASES.append(Case("shlo_add_int8_wrap", "STABLEHLO_ADD", [inp("int8", [16], low=60, high=127),
+                                                          inp("int8", [16], low=60, high=127)], [out("int8")]))
+CASES.append(Case("shlo_multiply_int32_wrap", "STABLEHLO_MULTIPLY",
+                  [inp("int32", [8], low=100000, high=2000000), inp("int32", [8], low=100000, high=2000000)],
+                  [out("int32")]))
+CASES.append(Case("shlo_maximum_float32_nan", "STABLEHLO_MAXIMUM",
+                  [inp("float32", [4], values=[1.0, float("nan"), -0.0, 2.0]),
+                   inp("float32", [4], values=[float("nan"), 3.0, 0.0, float("inf")])], [out("float32")]))
+CASES.append(Case("shlo_minimum_float32_nan", "STABLEHLO_MINIMUM",
+                  [inp("float32", [4], values=[1.0, float("nan"), -0.0, 2.0]),
+                   inp("float32", [4], values=[float("nan"), 3.0, 0.0, float("-inf")])], [out("float32")]))
+
+for dtype in ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "float32"]:
+    CASES.append(Case(f"shlo_and_{dtype}", "STABLEHLO_AND", [inp(dtype, [3, 5], low=-100, high=100),
+                                                             inp(dtype, [3, 5], low=-100, high=100)], [out(dtype)]))
+CASES.append(Case("shlo_and_int32_scalar", "STABLEHLO_AND", [inp("int32", [], values=12), inp("int32", [], values=10)],
+                  [out("int32")]))
+
+for dtype, bits in [("int8", 8), ("int16", 16), ("int32", 32), ("int64", 64), ("uint8", 8), ("uint16", 16),
+                    ("uint32", 32), ("float32", 0), ("bool", 1)]:
+    CASES.append(Case(f"shlo_shift_left_{dtype}", "STABLEHLO_SHIFT_LEFT",
+                      [inp(dtype, [2, 3, 4], low=-50, high=50), inp(dtype, [2, 3, 4], low=0, high=max(bits - 1, 0))],
+                      [out(dtype)]))
+
+# STABLEHLO_PAD: edge padding (negative crops) and interior padding, a scalar padding value.
+def pad_case(name, dtype, shape, low, high, interior, **kw):
+    CASES.append(Case(name, "STABLEHLO_PAD", [inp(dtype, shape, **kw), inp(dtype, [], **kw)], [out(dtype, **kw)],
+                      options2=("StablehloPadOptions", {"edgePaddingLow": low, "edgePaddingHigh": high,
+                                                        "interiorPadding": interior})))
+
+
+for dtype in ALL_TYPES + ["bool"]:
+    pad_case(f"shlo_pad_{dtype}", dtype, [2, 3], [1, 0], [0, 2], [1, 1])
+pad_case("shlo_pad_float32_edges_only", "float32", [2, 3, 4], [1, 2, 0], [2, 0, 1], [0, 0, 0])
+pad_case("shlo_pad_float32_crop", "float32", [4, 5], [-1, 2], [1, -2], [0, 0])
+pad_case("shlo_pad_float32_crop_interior", "float32", [3, 4], [-2, -1], [-1, 1], [2, 1])
+pad_case("shlo_pad_int32_rank1", "int32", [5], [3], [2], [2])
+pad_case("shlo_pad_float32_rank4", "float32", [1, 2, 2, 3], [0, 1, 1, 0], [0, 1, 1, 0], [0, 0, 1, 0])
+pad_case("shlo_pad_float32_noop", "float32", [2, 3], [0, 0], [0, 0], [0, 0])
+pad_case("shlo_pad_int8_quantized", "int8", [2, 4], [1, 1], [1, 1], [0, 1], scale=0.5, zero_point=-3)
+
+# STABLEHLO_GATHER (output shapes declared: LiteRT takes the result rank from the model).
+def gather_case(name, dtype, shape, idx_dtype, idx_shape, idx_values, out_shape, offset_dims, collapsed, start_map,
+                ivd, slice_sizes, **kw):
+    CASES.append(Case(name, "STABLEHLO_GATHER", [inp(dtype, shape), inp(idx_dtype, idx_shape, values=idx_values)],
+                      [out(dtype, out_shape)],
+                      options2=("StablehloGatherOptions", {
+                          "offsetDims": offset_dims, "collapsedSliceDims": collapsed, "startIndexMap": start_map,
+                          "indexVectorDim": ivd, "sliceSizes": slice_sizes, **kw})))
+
+
+for dtype in ALL_TYPES + ["bool"]:
+    # rows of a [5, 3] table (like tf.gather axis 0)
+    gather_case(f"shlo_gather_{dtype}", dtype, [5, 3], "int32", [4, 1], [4, 0, 2, 2], [4, 3], [1], [0], [0], 1, [1, 3])
+gather_case("shlo_gather_float32_int64_indices", "float32", [5, 3], "int64", [2, 1], [3, 1], [2, 3], [1], [0], [0], 1,
+            [1, 3])
+gather_case("shlo_gather_float32_columns", "float32", [3, 6], "int32", [4, 1], [5, 0, 3, 1], [3, 4], [0], [1], [1], 1,
+            [3, 1])
+# gather_nd-like: full index vectors, element slices
+gather_case("shlo_gather_float32_nd", "float32", [3, 4, 2], "int32", [5, 2], [0, 0, 2, 3, 1, 1, 2, 0, 0, 3],
+            [5, 2], [1], [0, 1], [0, 1], 1, [1, 1, 2])
+# window slices that are clamped at the edge (start indices out of range)
+gather_case("shlo_gather_float32_clamped", "float32", [6, 5], "int32", [3, 2], [4, 3, -2, 1, 9, 9], [3, 2, 3],
+            [1, 2], [], [0, 1], 1, [2, 3])
+# index vector in the leading dimension, batch dims after
+gather_case("shlo_gather_int32_ivd0", "int32", [4, 5], "int32", [2, 3], [0, 1, 3, 4, 2, 0], [3, 2, 2], [1, 2], [],
+            [0, 1], 0, [2, 2])
+# start_index_map reversed, collapsed second dim
+gather_case("shlo_gather_float32_map_order", "float32", [4, 5, 3], "int64", [2, 2], [1, 3, 4, 0], [2, 2, 3], [1, 2],
+            [1], [1, 0], 1, [2, 1, 3])
+gather_case("shlo_gather_float32_batch2d", "float32", [6, 2], "int32", [2, 3, 1], [5, 0, 1, 1, 4, 3], [2, 3, 2],
+            [2], [0], [0], 2, [1, 2], indicesAreSorted=False)
+
+# DILATE: input, int32 dilations, scalar padding value.
+for dtype in ALL_TYPES + ["bool"]:
+    CASES.append(Case(f"dilate_{dtype}", "DILATE",
+                      [inp(dtype, [2, 3]), const("int32", [2], [2, 3]), inp(dtype, [])], [out(dtype)]))
+CASES.append(Case("dilate_float32_rank3_trailing_ones", "DILATE",
+                  [inp("float32", [2, 3, 4]), const("int32", [3], [3, 1, 1]), inp("float32", [])], [out("float32")]))
+CASES.append(Case("dilate_float32_all_ones", "DILATE",
+                  [inp("float32", [2, 3]), const("int32", [2], [1, 1]), inp("float32", [])], [out("float32")]))
+CASES.append(Case("dilate_int32_rank1", "DILATE", [inp("int32", [4]), const("int32", [1], [4]), inp("int32", [])],
+                  [out("int32")]))
+CASES.append(Case("dilate_float32_runtime_dilations", "DILATE",
+                  [inp("float32", [3, 2]), inp("int32", [2], values=[2, 2]), inp("float32", [])], [out("float32")]))
+
+# REDUCE_WINDOW (TFLite's own): input, init value, int64 window shape, strides and dilations.
+_FUNCTIONS = {"add": 1, "mul": 2, "min": 3, "max": 4, "all": 5, "any": 6}
+
+
+def reduce_window_case(name, dtype, shape, window, strides, dilations, function, **kw):
+    rank = len(shape)
+    CASES.append(Case(name, "REDUCE_WINDOW",
+                      [inp(dtype, shape, **kw), inp(dtype, [], **kw), const("int64", [rank], window),
+                       const("int64", [rank], strides), const("int64", [rank], dilations)],
+                      [out(dtype)], options2=("ReduceWindowOptions", {"reduceFunction": _FUNCTIONS[function]})))
+
+
+for dtype in ["float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool", "float16", "uint16", "uint32"]:
+    for function in _FUNCTIONS:
+        kw = {"low": -3, "high": 3} if dtype not in ("float32", "float64", "float16", "bool") else {}
+        reduce_window_case(f"reduce_window_{function}_{dtype}", dtype, [4, 6], [2, 3], [2, 1], [1, 1], function, **kw)
+reduce_window_case("reduce_window_add_float32_dilated", "float32", [1, 7, 7, 2], [1, 2, 2, 1], [1, 2, 2, 1],
+                   [1, 2, 3, 1], "add")
+reduce_window_case("reduce_window_max_float32_rank1", "float32", [9], [3], [3], [1], "max")
+reduce_window_case("reduce_window_max_int32_big_window", "int32", [3, 2], [4, 1], [1, 1], [1, 1], "max")
+reduce_window_case("reduce_window_add_float32_uneven", "float32", [5, 5], [2, 2], [2, 2], [1, 1], "add")
