@@ -162,6 +162,8 @@ def build(case: Case, output_shapes: Sequence[Sequence[int]] | None = None) -> b
     rng = case.rng()
 
     def opcode(c: Case) -> int:
+        if c.op == "NONE":
+            return 0
         key = (c.op, c.version)
         if key in code_index:
             return code_index[key]
@@ -230,6 +232,9 @@ def build(case: Case, output_shapes: Sequence[Sequence[int]] | None = None) -> b
         graph.inputs = graph_inputs
         graph.outputs = op_outputs
         graph.operators = [op]
+        if c.op == "NONE":  # a region without operators: it returns its last input (scatter's "update")
+            graph.operators = []
+            graph.outputs = [op_inputs[-1]]
         return graph
 
     graphs = [subgraph(case, output_shapes, "main")]

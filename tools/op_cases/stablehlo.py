@@ -125,3 +125,81 @@ reduce_window_case("reduce_window_add_float32_dilated", "float32", [1, 7, 7, 2],
 reduce_window_case("reduce_window_max_float32_rank1", "float32", [9], [3], [3], [1], "max")
 reduce_window_case("reduce_window_max_int32_big_window", "int32", [3, 2], [4, 1], [1, 1], [1, 1], "max")
 reduce_window_case("reduce_window_add_float32_uneven", "float32", [5, 5], [2, 2], [2, 2], [1, 1], "add")
+
+
+def body(op, dtype, **kw):
+    """A reduction or update region: two scalars in, one out, through `op` (or none: "NONE")."""
+    return Case("body", op, [inp(dtype, [], **kw), inp(dtype, [], **kw)], [out(dtype, [], **kw)])
+
+
+# STABLEHLO_REDUCE_WINDOW: input, init value; the body subgraph's one operator is the reduction.
+def shlo_reduce_window_case(name, dtype, shape, window, strides, base, dilations, padding, body_op, **kw):
+    CASES.append(Case(name, "STABLEHLO_REDUCE_WINDOW", [inp(dtype, shape, **kw), inp(dtype, [], **kw)],
+                      [out(dtype, **kw)],
+                      options2=("StablehloReduceWindowOptions", {
+                          "windowDimensions": window, "windowStrides": strides, "baseDilations": base,
+                          "windowDilations": dilations, "padding": padding, "bodySubgraphIndex": 1}),
+                      subgraphs=[body(body_op, dtype, **kw)]))
+
+
+_BODIES = {"add": "STABLEHLO_ADD", "mul": "STABLEHLO_MULTIPLY", "max": "STABLEHLO_MAXIMUM", "min": "STABLEHLO_MINIMUM",
+           "and": "STABLEHLO_AND"}
+for dtype in ["float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool", "float16", "uint32"]:
+    for name, op in _BODIES.items():
+        kw = {"low": -3, "high": 3} if dtype not in ("float32", "float64", "float16", "bool") else {}
+        shlo_reduce_window_case(f"shlo_reduce_window_{name}_{dtype}", dtype, [4, 6], [2, 3], [2, 1], [1, 1], [1, 1],
+                                [0, 0, 0, 0], op, **kw)
+for name, op in [("add", "ADD"), ("mul", "MUL"), ("max", "MAXIMUM"), ("min", "MINIMUM")]:
+    shlo_reduce_window_case(f"shlo_reduce_window_tfl_{name}_float32", "float32", [3, 5], [2, 2], [1, 2], [1, 1],
+                            [1, 1], [0, 0, 0, 0], op)
+shlo_reduce_window_case("shlo_reduce_window_tfl_and_bool", "bool", [3, 5], [2, 2], [1, 1], [1, 1], [1, 1],
+                        [0, 0, 0, 0], "LOGICAL_AND")
+shlo_reduce_window_case("shlo_reduce_window_tfl_or_bool", "bool", [3, 5], [2, 2], [1, 1], [1, 1], [1, 1],
+                        [0, 0, 0, 0], "LOGICAL_OR")
+# max pooling with SAME-like padding, as jax.lax.reduce_window writes it
+shlo_reduce_window_case("shlo_reduce_window_max_float32_padded", "float32", [1, 5, 5, 2], [1, 3, 3, 1], [1, 2, 2, 1],
+                        [1, 1, 1, 1], [1, 1, 1, 1], [0, 0, 1, 1, 1, 1, 0, 0], "STABLEHLO_MAXIMUM")
+shlo_reduce_window_case("shlo_reduce_window_add_float32_base_dilated", "float32", [3, 4], [2, 2], [1, 1], [2, 3],
+                        [1, 1], [0, 0, 0, 0], "STABLEHLO_ADD")
+shlo_reduce_window_case("shlo_reduce_window_add_float32_cropped", "float32", [6, 6], [2, 2], [2, 1], [1, 1],
+                        [1, 2], [-1, 1, 0, -2], "STABLEHLO_ADD")
+shlo_reduce_window_case("shlo_reduce_window_add_int32_everything", "int32", [4, 5], [2, 3], [2, 2], [2, 1],
+                        [2, 1], [1, 0, -1, 2], "STABLEHLO_ADD", low=-5, high=5)
+shlo_reduce_window_case("shlo_reduce_window_max_float32_rank1", "float32", [10], [3], [2], [1], [2], [2, 1],
+                        "STABLEHLO_MAXIMUM")
+
+# STABLEHLO_SCATTER: operand, indices, updates; the update region's operator (none: replace).
+def scatter_case(name, dtype, shape, idx_dtype, idx_shape, idx_values, upd_shape, window_dims, inserted, to_operand,
+                 ivd, body_op, **kw):
+    CASES.append(Case(name, "STABLEHLO_SCATTER",
+                      [inp(dtype, shape, **kw), inp(idx_dtype, idx_shape, values=idx_values), inp(dtype, upd_shape, **kw)],
+                      [out(dtype, **kw)],
+                      options2=("StablehloScatterOptions", {
+                          "updateWindowDims": window_dims, "insertedWindowDims": inserted,
+                          "scatterDimsToOperandDims": to_operand, "indexVectorDim": ivd,
+                          "updateComputationSubgraphIndex": 1}),
+                      subgraphs=[body(body_op, dtype, **kw)]))
+
+
+_SCATTER_BODIES = {"update": "NONE", "add": "STABLEHLO_ADD", "mul": "STABLEHLO_MULTIPLY", "max": "STABLEHLO_MAXIMUM",
+                   "min": "STABLEHLO_MINIMUM"}
+for dtype in ALL_TYPES + ["bool"]:
+    for name, op in _SCATTER_BODIES.items():
+        kw = {"low": -3, "high": 3} if dtype not in ("float32", "float64", "float16", "bool") else {}
+        if dtype.startswith("uint"):
+            kw = {"low": 0, "high": 5}
+        # rows of a [5, 3] operand, one index repeated so updates combine in order
+        scatter_case(f"shlo_scatter_{name}_{dtype}", dtype, [5, 3], "int32", [3, 1], [4, 1, 4], [3, 3], [1], [0], [0],
+                     1, op, **kw)
+scatter_case("shlo_scatter_add_float32_int64_indices", "float32", [4, 3], "int64", [2, 1], [0, 3], [2, 3], [1], [0],
+             [0], 1, "STABLEHLO_ADD")
+scatter_case("shlo_scatter_update_float32_elements", "float32", [3, 4], "int32", [4, 2], [0, 0, 2, 3, 1, 1, 2, 3],
+             [4], [], [0, 1], [0, 1], 1, "NONE")
+scatter_case("shlo_scatter_add_float32_out_of_bounds", "float32", [4, 3], "int32", [3, 1], [1, 4, 9], [3, 3], [1], [0],
+             [0], 1, "STABLEHLO_ADD")
+scatter_case("shlo_scatter_add_float32_partial_window", "float32", [5, 4], "int32", [2, 2], [3, 1, 0, 2], [2, 3, 3],
+             [1, 2], [], [0, 1], 1, "STABLEHLO_ADD")
+scatter_case("shlo_scatter_add_float32_ivd0", "float32", [4, 5], "int32", [1, 3], [0, 3, 2], [3, 5], [1], [0], [0], 0,
+             "STABLEHLO_ADD")
+scatter_case("shlo_scatter_max_int32_columns", "int32", [3, 6], "int32", [2, 1], [5, 2], [3, 2], [0], [1], [1], 1,
+             "STABLEHLO_MAXIMUM", low=-9, high=9)

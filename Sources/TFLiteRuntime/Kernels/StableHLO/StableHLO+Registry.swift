@@ -32,6 +32,7 @@ extension OpRegistry {
             .stablehloGather: { try StableHLOGatherKernel($0) },
             .reduceWindow: { try StableHLOReduceWindowKernel($0, stablehlo: false) },
             .stablehloReduceWindow: { try StableHLOReduceWindowKernel($0, stablehlo: true) },
+            .stablehloScatter: { try StableHLOScatterKernel($0) },
         ]
     }
 }
