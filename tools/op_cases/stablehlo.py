@@ -1,5 +1,6 @@
 """StableHLO operators LiteRT's built-in kernels run, DILATE and REDUCE_WINDOW."""
 
+from flatbuffers import flexbuffers
 from opmodel import Case, const, inp, out
 
 CASES = []
@@ -203,3 +204,29 @@ scatter_case("shlo_scatter_add_float32_ivd0", "float32", [4, 5], "int32", [1, 3]
              "STABLEHLO_ADD")
 scatter_case("shlo_scatter_max_int32_columns", "int32", [3, 6], "int32", [2, 1], [5, 2], [3, 2], [0], [1], [1], 1,
              "STABLEHLO_MAXIMUM", low=-9, high=9)
+
+# STABLEHLO_CASE: an int32 index picks a branch subgraph (out of range: the last); the other inputs
+# are the branch's inputs.
+def branch(op, dtype, shape):
+    return Case("branch", op, [inp(dtype, shape), inp(dtype, shape)], [out(dtype, shape)])
+
+
+for dtype, ops in [("float32", ["ADD", "MUL", "STABLEHLO_MAXIMUM"]), ("int32", ["ADD", "SUB", "STABLEHLO_MINIMUM"])]:
+    for label, index in [("0", 0), ("1", 1), ("2", 2), ("out_of_range", 7), ("negative", -1)]:
+        CASES.append(Case(f"shlo_case_{dtype}_index_{label}", "STABLEHLO_CASE",
+                          [inp("int32", [], values=index), inp(dtype, [2, 3]), inp(dtype, [2, 3])], [out(dtype)],
+                          options2=("StablehloCaseOptions", {"branchSubgraphIndices": [1, 2, 3]}),
+                          subgraphs=[branch(op, dtype, [2, 3]) for op in ops]))
+CASES.append(Case("shlo_case_float32_one_branch", "STABLEHLO_CASE",
+                  [inp("int32", [1], values=[0]), inp("float32", [4]), inp("float32", [4])], [out("float32")],
+                  options2=("StablehloCaseOptions", {"branchSubgraphIndices": [1]}),
+                  subgraphs=[branch("STABLEHLO_ADD", "float32", [4])]))
+
+# STABLEHLO_COMPOSITE: the decomposition subgraph computes the operator.
+for dtype in ["float32", "int32"]:
+    CASES.append(Case(f"shlo_composite_{dtype}", "STABLEHLO_COMPOSITE", [inp(dtype, [2, 3]), inp(dtype, [2, 3])],
+                      [out(dtype)],
+                      options2=("StableHLOCompositeOptions", {"name": "openmlkit.add", "decompositionSubgraphIndex": 1,
+                                                              "version": 1,
+                                                              "compositeAttributes": list(flexbuffers.Dumps({"alpha": 1.5}))}),
+                      subgraphs=[branch("STABLEHLO_ADD", dtype, [2, 3])]))

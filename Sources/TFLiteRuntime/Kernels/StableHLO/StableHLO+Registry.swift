@@ -33,6 +33,8 @@ extension OpRegistry {
             .reduceWindow: { try StableHLOReduceWindowKernel($0, stablehlo: false) },
             .stablehloReduceWindow: { try StableHLOReduceWindowKernel($0, stablehlo: true) },
             .stablehloScatter: { try StableHLOScatterKernel($0) },
+            .stablehloCase: { try StableHLOCallKernel($0, caseOperator: true) },
+            .stablehloComposite: { try StableHLOCallKernel($0, caseOperator: false) },
         ]
     }
 }
