@@ -33,6 +33,7 @@ DTYPES: dict[str, tuple[int, Any]] = {
     "uint16": (schema.TensorType.UINT16, np.uint16),
     "int32": (schema.TensorType.INT32, np.int32),
     "uint32": (schema.TensorType.UINT32, np.uint32),
+    "uint64": (schema.TensorType.UINT64, np.uint64),
     "int64": (schema.TensorType.INT64, np.int64),
     "bool": (schema.TensorType.BOOL, np.bool_),
 }

@@ -230,3 +230,18 @@ for dtype in ["float32", "int32"]:
                                                               "version": 1,
                                                               "compositeAttributes": list(flexbuffers.Dumps({"alpha": 1.5}))}),
                       subgraphs=[branch("STABLEHLO_ADD", dtype, [2, 3])]))
+
+# STABLEHLO_RNG_BIT_GENERATOR: uint64 state in, (new state, random bits of a declared shape) out.
+_STATE3 = [0x0123456789ABCDEF, 0xFEDCBA9876543210, 0x00000000FFFFFFFF]
+for algorithm, label, state_len in [(0, "default", 2), (1, "philox", 2), (1, "philox_state3", 3), (2, "threefry", 2)]:
+    for dtype, shape in [("uint32", [3, 5]), ("int32", [7]), ("uint64", [2, 3]), ("int64", [5])]:
+        CASES.append(Case(f"shlo_rng_bit_generator_{label}_{dtype}", "STABLEHLO_RNG_BIT_GENERATOR",
+                          [inp("uint64", [state_len], values=_STATE3[:state_len])],
+                          [out("uint64", [state_len]), out(dtype, shape)],
+                          options2=("StablehloRngBitGeneratorOptions", {"algorithm": algorithm})))
+CASES.append(Case("shlo_rng_bit_generator_philox_counter_carry", "STABLEHLO_RNG_BIT_GENERATOR",
+                  [inp("uint64", [2], values=[42, 0x00000005FFFFFFFE])], [out("uint64", [2]), out("uint32", [4, 4])],
+                  options2=("StablehloRngBitGeneratorOptions", {"algorithm": 1})))
+CASES.append(Case("shlo_rng_bit_generator_threefry_counter_carry", "STABLEHLO_RNG_BIT_GENERATOR",
+                  [inp("uint64", [2], values=[7, 0x00000001FFFFFFFF])], [out("uint64", [2]), out("int32", [6])],
+                  options2=("StablehloRngBitGeneratorOptions", {"algorithm": 2})))

@@ -17,6 +17,7 @@ extension OpRegistry {
         "STABLEHLO_MULTIPLY": ["bool", "float16", "float32", "float64", "int16", "int32", "int64", "int8", "uint16", "uint32", "uint8"],
         "STABLEHLO_PAD": ["bool", "float16", "float32", "float64", "int16", "int32", "int64", "int8", "uint16", "uint32", "uint8"],
         "STABLEHLO_REDUCE_WINDOW": ["bool", "float32", "float64", "int16", "int32", "int64", "int8", "uint8"],
+        "STABLEHLO_RNG_BIT_GENERATOR": ["uint64"],
         "STABLEHLO_SCATTER": ["bool", "float16", "float32", "float64", "int16", "int32", "int64", "int8", "uint16", "uint32", "uint8"],
         "STABLEHLO_SHIFT_LEFT": ["int16", "int32", "int8"],
     ]

@@ -35,6 +35,7 @@ extension OpRegistry {
             .stablehloScatter: { try StableHLOScatterKernel($0) },
             .stablehloCase: { try StableHLOCallKernel($0, caseOperator: true) },
             .stablehloComposite: { try StableHLOCallKernel($0, caseOperator: false) },
+            .stablehloRngBitGenerator: { try StableHLORngBitGeneratorKernel($0) },
         ]
     }
 }
