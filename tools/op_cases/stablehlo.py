@@ -5,7 +5,7 @@ from opmodel import Case, const, inp, out
 
 CASES = []
 
-ALL_TYPES = ["float32", "float16", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32"]
+ALL_TYPES = ["float32", "float16", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
 
 # Elementwise binary operators: same shapes, no broadcasting, integer arithmetic wraps.
 for op in ["STABLEHLO_ADD", "STABLEHLO_MULTIPLY", "STABLEHLO_MAXIMUM", "STABLEHLO_MINIMUM"]:
@@ -31,7 +31,7 @@ CASES.append(Case("shlo_minimum_float32_nan", "STABLEHLO_MINIMUM",
                   [inp("float32", [4], values=[1.0, float("nan"), -0.0, 2.0]),
                    inp("float32", [4], values=[float("nan"), 3.0, 0.0, float("-inf")])], [out("float32")]))
 
-for dtype in ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "float32"]:
+for dtype in ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32"]:
     CASES.append(Case(f"shlo_and_{dtype}", "STABLEHLO_AND", [inp(dtype, [3, 5], low=-100, high=100),
                                                              inp(dtype, [3, 5], low=-100, high=100)], [out(dtype)]))
 CASES.append(Case("shlo_and_int32_scalar", "STABLEHLO_AND", [inp("int32", [], values=12), inp("int32", [], values=10)],
@@ -117,7 +117,8 @@ def reduce_window_case(name, dtype, shape, window, strides, dilations, function,
                       [out(dtype)], options2=("ReduceWindowOptions", {"reduceFunction": _FUNCTIONS[function]})))
 
 
-for dtype in ["float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool", "float16", "uint16", "uint32"]:
+for dtype in ["float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool", "float16", "uint16", "uint32",
+              "uint64"]:
     for function in _FUNCTIONS:
         kw = {"low": -3, "high": 3} if dtype not in ("float32", "float64", "float16", "bool") else {}
         reduce_window_case(f"reduce_window_{function}_{dtype}", dtype, [4, 6], [2, 3], [2, 1], [1, 1], function, **kw)
@@ -245,3 +246,23 @@ CASES.append(Case("shlo_rng_bit_generator_philox_counter_carry", "STABLEHLO_RNG_
 CASES.append(Case("shlo_rng_bit_generator_threefry_counter_carry", "STABLEHLO_RNG_BIT_GENERATOR",
                   [inp("uint64", [2], values=[7, 0x00000001FFFFFFFF])], [out("uint64", [2]), out("int32", [6])],
                   options2=("StablehloRngBitGeneratorOptions", {"algorithm": 2})))
+
+# Edge cases: empty tensors, size-1 windows, a branch whose output shape differs from the others.
+for op in ["STABLEHLO_ADD", "STABLEHLO_MAXIMUM"]:
+    low = op.lower().replace("stablehlo_", "shlo_")
+    CASES.append(Case(f"{low}_float32_empty", op, [inp("float32", [2, 0, 3]), inp("float32", [2, 0, 3])],
+                      [out("float32")]))
+pad_case("shlo_pad_float32_empty_operand", "float32", [0, 3], [1, 0], [1, 1], [2, 0])
+pad_case("shlo_pad_int32_crop_to_empty", "int32", [3, 2], [-2, 0], [-1, 0], [0, 0])
+gather_case("shlo_gather_float32_no_indices", "float32", [5, 3], "int32", [0, 1], [], [0, 3], [1], [0], [0], 1, [1, 3])
+scatter_case("shlo_scatter_add_float32_no_updates", "float32", [4, 3], "int32", [0, 1], [], [0, 3], [1], [0], [0], 1,
+             "STABLEHLO_ADD")
+reduce_window_case("reduce_window_add_float32_unit_window", "float32", [3, 4], [1, 1], [1, 1], [1, 1], "add")
+CASES.append(Case("shlo_case_float32_branch_shapes_differ", "STABLEHLO_CASE",
+                  [inp("int32", [], values=1), inp("float32", [2, 3]), inp("float32", [2, 3])], [out("float32")],
+                  options2=("StablehloCaseOptions", {"branchSubgraphIndices": [1, 2]}),
+                  subgraphs=[branch("STABLEHLO_ADD", "float32", [2, 3]),
+                             Case("branch", "CONCATENATION", [inp("float32", [2, 3]), inp("float32", [2, 3])],
+                                  [out("float32", [2, 6])], options=("ConcatenationOptions", {"axis": 1}))]))
+pad_case("shlo_pad_int32_crop_below_empty", "int32", [3, 2], [-3, 1], [-2, 0], [0, 0])
+pad_case("shlo_pad_float32_interior_crop_odd", "float32", [4, 3], [-3, -1], [-2, 2], [2, 1])

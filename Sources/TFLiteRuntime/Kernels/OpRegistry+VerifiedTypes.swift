@@ -5,20 +5,20 @@
 extension OpRegistry {
     /// Operator name -> the input types whose cases match LiteRT here (see `OperatorInfo.types`).
     static let verifiedTypes: [String: [String]] = [
-        "DILATE": ["bool", "float16", "float32", "float64", "int16", "int32", "int64", "int8", "uint16", "uint32", "uint8"],
+        "DILATE": ["bool", "float16", "float32", "float64", "int16", "int32", "int64", "int8", "uint16", "uint32", "uint64", "uint8"],
         "REDUCE_WINDOW": ["bool", "float32", "float64", "int16", "int32", "int64", "int8", "uint8"],
-        "STABLEHLO_ADD": ["bool", "float16", "float32", "float64", "int16", "int32", "int64", "int8", "uint16", "uint32", "uint8"],
-        "STABLEHLO_AND": ["bool", "int16", "int32", "int64", "int8", "uint16", "uint32", "uint8"],
+        "STABLEHLO_ADD": ["bool", "float16", "float32", "float64", "int16", "int32", "int64", "int8", "uint16", "uint32", "uint64", "uint8"],
+        "STABLEHLO_AND": ["bool", "int16", "int32", "int64", "int8", "uint16", "uint32", "uint64", "uint8"],
         "STABLEHLO_CASE": ["float32", "int32"],
         "STABLEHLO_COMPOSITE": ["float32", "int32"],
-        "STABLEHLO_GATHER": ["bool", "float16", "float32", "float64", "int16", "int32", "int64", "int8", "uint16", "uint32", "uint8"],
-        "STABLEHLO_MAXIMUM": ["bool", "float16", "float32", "float64", "int16", "int32", "int64", "int8", "uint16", "uint32", "uint8"],
-        "STABLEHLO_MINIMUM": ["bool", "float16", "float32", "float64", "int16", "int32", "int64", "int8", "uint16", "uint32", "uint8"],
-        "STABLEHLO_MULTIPLY": ["bool", "float16", "float32", "float64", "int16", "int32", "int64", "int8", "uint16", "uint32", "uint8"],
-        "STABLEHLO_PAD": ["bool", "float16", "float32", "float64", "int16", "int32", "int64", "int8", "uint16", "uint32", "uint8"],
+        "STABLEHLO_GATHER": ["bool", "float16", "float32", "float64", "int16", "int32", "int64", "int8", "uint16", "uint32", "uint64", "uint8"],
+        "STABLEHLO_MAXIMUM": ["bool", "float16", "float32", "float64", "int16", "int32", "int64", "int8", "uint16", "uint32", "uint64", "uint8"],
+        "STABLEHLO_MINIMUM": ["bool", "float16", "float32", "float64", "int16", "int32", "int64", "int8", "uint16", "uint32", "uint64", "uint8"],
+        "STABLEHLO_MULTIPLY": ["bool", "float16", "float32", "float64", "int16", "int32", "int64", "int8", "uint16", "uint32", "uint64", "uint8"],
+        "STABLEHLO_PAD": ["bool", "float16", "float32", "float64", "int16", "int32", "int64", "int8", "uint16", "uint32", "uint64", "uint8"],
         "STABLEHLO_REDUCE_WINDOW": ["bool", "float32", "float64", "int16", "int32", "int64", "int8", "uint8"],
         "STABLEHLO_RNG_BIT_GENERATOR": ["uint64"],
-        "STABLEHLO_SCATTER": ["bool", "float16", "float32", "float64", "int16", "int32", "int64", "int8", "uint16", "uint32", "uint8"],
+        "STABLEHLO_SCATTER": ["bool", "float16", "float32", "float64", "int16", "int32", "int64", "int8", "uint16", "uint32", "uint64", "uint8"],
         "STABLEHLO_SHIFT_LEFT": ["int16", "int32", "int8"],
     ]
 }

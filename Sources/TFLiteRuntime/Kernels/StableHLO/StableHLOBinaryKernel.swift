@@ -2,7 +2,7 @@
 /// STABLEHLO_SHIFT_LEFT: elementwise on two operands of one type and one shape (no broadcasting).
 ///
 /// Types as LiteRT's kernels take them: float32, float16, float64, int8, int16, int32, int64, uint8,
-/// uint16, uint32 and bool for the arithmetic four; bool and the integers for AND; int8, int16 and
+/// uint16, uint32, uint64 and bool for the arithmetic four; bool and the integers for AND; int8, int16 and
 /// int32 for SHIFT_LEFT. Quantized tensors are treated as their raw integers (LiteRT does the same).
 /// Integer results wrap, as C++'s arithmetic on the promoted values truncated to the type does; for
 /// bool, ADD and MAXIMUM are OR, MULTIPLY, MINIMUM and AND are AND. MAXIMUM is `a < b ? b : a` and
@@ -19,10 +19,10 @@ final class StableHLOBinaryKernel: OpKernel {
     private func supports(_ type: TensorType) -> Bool {
         switch operation {
         case .add, .multiply, .maximum, .minimum:
-            return [.float32, .float16, .float64, .int8, .int16, .int32, .int64, .uint8, .uint16, .uint32, .bool]
-                .contains(type)
+            return [.float32, .float16, .float64, .int8, .int16, .int32, .int64, .uint8, .uint16, .uint32, .uint64,
+                .bool].contains(type)
         case .and:
-            return [.bool, .int8, .int16, .int32, .int64, .uint8, .uint16, .uint32].contains(type)
+            return [.bool, .int8, .int16, .int32, .int64, .uint8, .uint16, .uint32, .uint64].contains(type)
         case .shiftLeft:
             return [.int8, .int16, .int32].contains(type)
         }
@@ -53,6 +53,7 @@ final class StableHLOBinaryKernel: OpKernel {
         case .uint8: try integers(node, UInt8.self)
         case .uint16: try integers(node, UInt16.self)
         case .uint32: try integers(node, UInt32.self)
+        case .uint64: try integers(node, UInt64.self)
         case .bool: try bools(node)
         default: throw node.error("type \(type.name) is not supported")
         }

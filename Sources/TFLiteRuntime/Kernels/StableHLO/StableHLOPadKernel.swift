@@ -1,5 +1,3 @@
-import Foundation
-
 /// Where each input element lands in a padded, interior-padded or cropped output: the geometry of
 /// STABLEHLO_PAD, DILATE and the dilation and padding steps of STABLEHLO_REDUCE_WINDOW.
 ///
@@ -11,7 +9,9 @@ struct PadGeometry {
     let low: [Int]
     let interior: [Int]
 
-    init(input: [Int], low: [Int], high: [Int], interior: [Int], node: Node) throws {
+    /// `collapsesEmpty`: an output dimension that would be zero or negative makes the whole output
+    /// shape zeros (LiteRT's STABLEHLO_PAD) instead of an error.
+    init(input: [Int], low: [Int], high: [Int], interior: [Int], collapsesEmpty: Bool = false, node: Node) throws {
         let rank = input.count
         guard low.count == rank, high.count == rank, interior.count == rank else {
             throw node.error("padding has \(low.count)/\(high.count)/\(interior.count) values for rank \(rank)")
@@ -23,10 +23,14 @@ struct PadGeometry {
             guard abs(low[d]) < limit, abs(high[d]) < limit, interior[d] < limit else {
                 throw node.error("padding of dimension \(d) is too large")
             }
-            let spread = input[d] == 0 ? 0 : input[d] + (input[d] - 1) * interior[d]
-            let size = spread + low[d] + high[d]
-            guard size >= 0 else { throw node.error("padding makes dimension \(d) negative (\(size))") }
-            shape.append(size)
+            // An empty dimension spreads to nothing: LiteRT 2.3 pads it to low + high.
+            let spread = input[d] == 0 ? 0 : (input[d] - 1) * (interior[d] + 1) + 1
+            shape.append(spread + low[d] + high[d])
+        }
+        if shape.contains(where: { $0 <= 0 }) && collapsesEmpty {
+            shape = [Int](repeating: 0, count: rank)
+        } else if let bad = shape.firstIndex(where: { $0 < 0 }) {
+            throw node.error("padding makes dimension \(bad) negative (\(shape[bad]))")
         }
         inputShape = input
         outputShape = shape
@@ -117,9 +121,10 @@ final class StableHLOPadKernel: OpKernel {
         switch kind {
         case .pad:
             guard let p = parameters else { throw node.error("has no options") }
+            guard rank > 0 else { throw node.error("operand must have at least one dimension") }
             geometry = try PadGeometry(
                 input: input.shape, low: p.edgePaddingLow, high: p.edgePaddingHigh, interior: p.interiorPadding,
-                node: node)
+                collapsesEmpty: true, node: node)
         case .dilate:
             guard rank > 0 else { throw node.error("input must have at least one dimension") }
             let dilations = try node.input(1)

@@ -2,7 +2,7 @@
 /// the update region's single operator picks the combination: none (replace), STABLEHLO_ADD,
 /// STABLEHLO_MULTIPLY, STABLEHLO_MAXIMUM or STABLEHLO_MINIMUM, as LiteRT reads it.
 ///
-/// Types: float32, float16, float64, int8, int16, int32, int64, uint8, uint16, uint32 and bool.
+/// Types: float32, float16, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64 and bool.
 /// Updates apply one element at a time in the updates' row-major order (repeated indices combine in
 /// that order); an element whose target falls outside the operand is skipped, as LiteRT does, even
 /// when the rest of its window fits. Integers wrap; for bool ADD/MAXIMUM are OR, MULTIPLY/MINIMUM AND.
@@ -30,7 +30,7 @@ final class StableHLOScatterKernel: OpKernel {
     }
 
     private static let types: [TensorType] = [
-        .float32, .float16, .float64, .int8, .int16, .int32, .int64, .uint8, .uint16, .uint32, .bool,
+        .float32, .float16, .float64, .int8, .int16, .int32, .int64, .uint8, .uint16, .uint32, .uint64, .bool,
     ]
 
     func prepare(_ node: Node) throws {
@@ -99,7 +99,7 @@ final class StableHLOScatterKernel: OpKernel {
             for (u, i) in zip(scatterDims, indicesDims) { indexBase += index[u] * indicesStrides[i] }
             for d in 0..<operand.count { full[d] = 0 }
             for k in 0..<vectorLength { full[p.scatterDimsToOperandDims[k]] = starts[indexBase + k * vectorStride] }
-            for (w, u) in p.updateWindowDims.enumerated() { full[windowOperandDims[w]] += index[u] }
+            for (w, u) in p.updateWindowDims.enumerated() { full[windowOperandDims[w]] &+= index[u] }
             var offset = 0
             var inside = true
             for d in 0..<operand.count {
@@ -152,6 +152,7 @@ final class StableHLOScatterKernel: OpKernel {
         case .uint8: apply(destination, values, offsets, UInt8.self, integerCombine(UInt8.self))
         case .uint16: apply(destination, values, offsets, UInt16.self, integerCombine(UInt16.self))
         case .uint32: apply(destination, values, offsets, UInt32.self, integerCombine(UInt32.self))
+        case .uint64: apply(destination, values, offsets, UInt64.self, integerCombine(UInt64.self))
         case .bool:
             let any = combine == .add || combine == .maximum
             apply(destination, values, offsets, UInt8.self) {
