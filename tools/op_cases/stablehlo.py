@@ -174,7 +174,8 @@ shlo_reduce_window_case("shlo_reduce_window_max_float32_rank1", "float32", [10],
 def scatter_case(name, dtype, shape, idx_dtype, idx_shape, idx_values, upd_shape, window_dims, inserted, to_operand,
                  ivd, body_op, **kw):
     CASES.append(Case(name, "STABLEHLO_SCATTER",
-                      [inp(dtype, shape, **kw), inp(idx_dtype, idx_shape, values=idx_values), inp(dtype, upd_shape, **kw)],
+                      [inp(dtype, shape, **kw), inp(idx_dtype, idx_shape, values=idx_values),
+                       inp(dtype, upd_shape, **kw)],
                       [out(dtype, **kw)],
                       options2=("StablehloScatterOptions", {
                           "updateWindowDims": window_dims, "insertedWindowDims": inserted,
@@ -227,9 +228,9 @@ CASES.append(Case("shlo_case_float32_one_branch", "STABLEHLO_CASE",
 for dtype in ["float32", "int32"]:
     CASES.append(Case(f"shlo_composite_{dtype}", "STABLEHLO_COMPOSITE", [inp(dtype, [2, 3]), inp(dtype, [2, 3])],
                       [out(dtype)],
-                      options2=("StableHLOCompositeOptions", {"name": "openmlkit.add", "decompositionSubgraphIndex": 1,
-                                                              "version": 1,
-                                                              "compositeAttributes": list(flexbuffers.Dumps({"alpha": 1.5}))}),
+                      options2=("StableHLOCompositeOptions", {
+                          "name": "openmlkit.add", "decompositionSubgraphIndex": 1, "version": 1,
+                          "compositeAttributes": list(flexbuffers.Dumps({"alpha": 1.5}))}),
                       subgraphs=[branch("STABLEHLO_ADD", dtype, [2, 3])]))
 
 # STABLEHLO_RNG_BIT_GENERATOR: uint64 state in, (new state, random bits of a declared shape) out.
@@ -266,3 +267,18 @@ CASES.append(Case("shlo_case_float32_branch_shapes_differ", "STABLEHLO_CASE",
                                   [out("float32", [2, 6])], options=("ConcatenationOptions", {"axis": 1}))]))
 pad_case("shlo_pad_int32_crop_below_empty", "int32", [3, 2], [-3, 1], [-2, 0], [0, 0])
 pad_case("shlo_pad_float32_interior_crop_odd", "float32", [4, 3], [-3, -1], [-2, 2], [2, 1])
+for dtype, op in [("int8", "STABLEHLO_MULTIPLY"), ("float16", "STABLEHLO_MAXIMUM"), ("int64", "STABLEHLO_MINIMUM")]:
+    CASES.append(Case(f"shlo_composite_{dtype}_{op.lower().split('_')[1]}", "STABLEHLO_COMPOSITE",
+                      [inp(dtype, [3, 4]), inp(dtype, [3, 4])], [out(dtype)],
+                      options2=("StableHLOCompositeOptions", {
+                          "name": "openmlkit.binary", "decompositionSubgraphIndex": 1, "version": 2,
+                          "compositeAttributes": list(flexbuffers.Dumps({}))}),
+                      subgraphs=[branch(op, dtype, [3, 4])]))
+CASES.append(Case("shlo_composite_float32_one_input_constant", "STABLEHLO_COMPOSITE", [inp("float32", [2, 4])],
+                  [out("float32")],
+                  options2=("StableHLOCompositeOptions", {
+                      "name": "openmlkit.add_constant", "decompositionSubgraphIndex": 1,
+                      "compositeAttributes": list(flexbuffers.Dumps({}))}),
+                  subgraphs=[Case("decomposition", "STABLEHLO_ADD",
+                                  [inp("float32", [2, 4]), const("float32", [2, 4], [0.5 * i for i in range(8)])],
+                                  [out("float32", [2, 4])])]))

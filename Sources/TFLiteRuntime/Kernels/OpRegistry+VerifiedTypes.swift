@@ -10,7 +10,7 @@ extension OpRegistry {
         "STABLEHLO_ADD": ["bool", "float16", "float32", "float64", "int16", "int32", "int64", "int8", "uint16", "uint32", "uint64", "uint8"],
         "STABLEHLO_AND": ["bool", "int16", "int32", "int64", "int8", "uint16", "uint32", "uint64", "uint8"],
         "STABLEHLO_CASE": ["float32", "int32"],
-        "STABLEHLO_COMPOSITE": ["float32", "int32"],
+        "STABLEHLO_COMPOSITE": ["float16", "float32", "int32", "int64", "int8"],
         "STABLEHLO_GATHER": ["bool", "float16", "float32", "float64", "int16", "int32", "int64", "int8", "uint16", "uint32", "uint64", "uint8"],
         "STABLEHLO_MAXIMUM": ["bool", "float16", "float32", "float64", "int16", "int32", "int64", "int8", "uint16", "uint32", "uint64", "uint8"],
         "STABLEHLO_MINIMUM": ["bool", "float16", "float32", "float64", "int16", "int32", "int64", "int8", "uint16", "uint32", "uint64", "uint8"],

@@ -82,8 +82,9 @@ final class StableHLOBinaryKernel: OpKernel {
             // C++ shifts the value promoted to int; amounts outside 0..<32 are undefined there and
             // give 0 here (StableHLO's definition).
             for i in 0..<n {
-                let amount = Int64(b[i])
-                o[i] = amount >= 0 && amount < 32 ? T(truncatingIfNeeded: Int64(a[i]) << amount) : 0
+                let amount = Int64(truncatingIfNeeded: b[i])
+                let value = Int64(truncatingIfNeeded: a[i])
+                o[i] = amount >= 0 && amount < 32 ? T(truncatingIfNeeded: value << amount) : 0
             }
         }
     }

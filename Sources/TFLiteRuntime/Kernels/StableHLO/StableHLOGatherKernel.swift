@@ -38,7 +38,8 @@ final class StableHLOGatherKernel: OpKernel {
         guard ivd >= 0, ivd <= indicesRank else { throw node.error("index_vector_dim \(ivd) is out of range") }
         vectorLength = ivd < indicesRank ? indices.shape[ivd] : 1
         guard p.startIndexMap.count == vectorLength else {
-            throw node.error("start_index_map has \(p.startIndexMap.count) entries for index vectors of \(vectorLength)")
+            throw node.error(
+                "start_index_map has \(p.startIndexMap.count) entries for index vectors of \(vectorLength)")
         }
         guard p.startIndexMap.allSatisfy({ $0 >= 0 && $0 < rank }), Set(p.startIndexMap).count == vectorLength else {
             throw node.error("start_index_map \(p.startIndexMap) is invalid for rank \(rank)")
@@ -58,7 +59,9 @@ final class StableHLOGatherKernel: OpKernel {
         let offsetDims = p.offsetDims.sorted()
         guard offsetDims.count == keptSliceDims.count, Set(offsetDims).count == offsetDims.count,
             offsetDims.allSatisfy({ $0 >= 0 && $0 < resultRank })
-        else { throw node.error("offset_dims \(p.offsetDims) do not match the slice's \(keptSliceDims.count) dimensions") }
+        else {
+            throw node.error("offset_dims \(p.offsetDims) do not match the slice's \(keptSliceDims.count) dimensions")
+        }
         var shape = [Int](repeating: 0, count: resultRank)
         var batchPositions = [Int]()
         var k = 0

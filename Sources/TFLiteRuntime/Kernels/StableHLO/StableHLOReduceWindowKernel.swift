@@ -86,6 +86,14 @@ final class StableHLOReduceWindowKernel: OpKernel {
                 guard !input.shape.contains(0) else { throw node.error("empty inputs cannot be dilated") }
                 let g = try PadGeometry(
                     input: input.shape, low: low, high: high, interior: p.baseDilations.map { $0 - 1 }, node: node)
+                var elements = input.type.byteSize
+                for d in g.outputShape {
+                    let (product, overflow) = elements.multipliedReportingOverflow(by: d)
+                    guard !overflow, product <= Model.maxTensorBytes else {
+                        throw node.error("dilated and padded input \(g.outputShape) is too large")
+                    }
+                    elements = product
+                }
                 padGeometry = g
                 paddedShape = g.outputShape
             } else {
@@ -183,6 +191,8 @@ final class StableHLOReduceWindowKernel: OpKernel {
         for d in stride(from: rank - 2, through: 0, by: -1) { strides[d] = strides[d + 1] * paddedShape[d + 1] }
         let windowSteps = (0..<rank).map { strides[$0] * windowDilations[$0] }
         let outputCount = outputShape.reduce(1, *)
+        // Every window fits in the input when there is an output, so this product cannot overflow.
+        guard outputCount > 0 else { return }
         let windowCount = window.reduce(1, *)
         var position = [Int](repeating: 0, count: rank)
         var offset = [Int](repeating: 0, count: rank)
