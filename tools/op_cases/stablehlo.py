@@ -282,3 +282,5 @@ CASES.append(Case("shlo_composite_float32_one_input_constant", "STABLEHLO_COMPOS
                   subgraphs=[Case("decomposition", "STABLEHLO_ADD",
                                   [inp("float32", [2, 4]), const("float32", [2, 4], [0.5 * i for i in range(8)])],
                                   [out("float32", [2, 4])])]))
+shlo_reduce_window_case("shlo_reduce_window_max_float32_rank6", "float32", [2, 1, 3, 2, 2, 3], [1, 1, 2, 2, 1, 2],
+                        [1, 1, 1, 1, 1, 1], [1, 1, 1, 1, 1, 1], [1, 1, 1, 1, 1, 1], [0] * 12, "STABLEHLO_MAXIMUM")
