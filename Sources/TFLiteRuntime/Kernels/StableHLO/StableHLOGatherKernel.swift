@@ -103,10 +103,26 @@ final class StableHLOGatherKernel: OpKernel {
         default: throw node.error("start indices must be int32 or int64")
         }
         let rank = operand.rank
+        // Each slice element's offset in the operand and in the result, relative to the slice start.
         let sliceCount = p.sliceSizes.reduce(1, *)
+        var sliceFrom = [Int](repeating: 0, count: sliceCount)
+        var sliceTo = [Int](repeating: 0, count: sliceCount)
+        var slice = [Int](repeating: 0, count: rank)
+        for n in 0..<sliceCount {
+            for d in 0..<rank {
+                sliceFrom[n] += slice[d] * operandStrides[d]
+                sliceTo[n] += slice[d] * sliceResultStrides[d]
+            }
+            var d = rank - 1
+            while d >= 0 {
+                slice[d] += 1
+                if slice[d] < p.sliceSizes[d] { break }
+                slice[d] = 0
+                d -= 1
+            }
+        }
         let batchCount = batchShape.reduce(1, *)
         var batch = [Int](repeating: 0, count: batchShape.count)
-        var slice = [Int](repeating: 0, count: rank)
         for _ in 0..<batchCount {
             var indexBase = 0
             var resultBase = 0
@@ -120,22 +136,9 @@ final class StableHLOGatherKernel: OpKernel {
                 let start = max(0, min(starts[indexBase + j * vectorStride], operand.shape[d] - p.sliceSizes[d]))
                 operandBase += start * operandStrides[d]
             }
-            for d in 0..<rank { slice[d] = 0 }
-            for _ in 0..<sliceCount {
-                var from = operandBase
-                var to = resultBase
-                for d in 0..<rank {
-                    from += slice[d] * operandStrides[d]
-                    to += slice[d] * sliceResultStrides[d]
-                }
-                (destination + to * size).copyMemory(from: source + from * size, byteCount: size)
-                var d = rank - 1
-                while d >= 0 {
-                    slice[d] += 1
-                    if slice[d] < p.sliceSizes[d] { break }
-                    slice[d] = 0
-                    d -= 1
-                }
+            for n in 0..<sliceCount {
+                (destination + (resultBase + sliceTo[n]) * size).copyMemory(
+                    from: source + (operandBase + sliceFrom[n]) * size, byteCount: size)
             }
             var k = batch.count - 1
             while k >= 0 {

@@ -193,33 +193,37 @@ final class StableHLOReduceWindowKernel: OpKernel {
         let outputCount = outputShape.reduce(1, *)
         // Every window fits in the input when there is an output, so this product cannot overflow.
         guard outputCount > 0 else { return }
+        // The window's element offsets in row-major window order (the order LiteRT folds them).
         let windowCount = window.reduce(1, *)
-        var position = [Int](repeating: 0, count: rank)
+        var windowOffsets = [Int](repeating: 0, count: windowCount)
         var offset = [Int](repeating: 0, count: rank)
-        for o in 0..<outputCount {
-            var base = 0
-            for d in 0..<rank { base += position[d] * windowStrides[d] * strides[d] }
-            var accumulator = start
-            for d in 0..<rank { offset[d] = 0 }
-            for _ in 0..<windowCount {
-                var at = base
-                for d in 0..<rank { at += offset[d] * windowSteps[d] }
-                accumulator = combine(accumulator, input[at])
-                var d = rank - 1
-                while d >= 0 {
-                    offset[d] += 1
-                    if offset[d] < window[d] { break }
-                    offset[d] = 0
-                    d -= 1
-                }
-            }
-            output[o] = accumulator
+        for w in 0..<windowCount {
+            var at = 0
+            for d in 0..<rank { at += offset[d] * windowSteps[d] }
+            windowOffsets[w] = at
             var d = rank - 1
             while d >= 0 {
-                position[d] += 1
-                if position[d] < outputShape[d] { break }
-                position[d] = 0
+                offset[d] += 1
+                if offset[d] < window[d] { break }
+                offset[d] = 0
                 d -= 1
+            }
+        }
+        var position = [Int](repeating: 0, count: rank)
+        windowOffsets.withUnsafeBufferPointer { offsets in
+            for o in 0..<outputCount {
+                var base = 0
+                for d in 0..<rank { base += position[d] * windowStrides[d] * strides[d] }
+                var accumulator = start
+                for w in offsets { accumulator = combine(accumulator, input[base + w]) }
+                output[o] = accumulator
+                var d = rank - 1
+                while d >= 0 {
+                    position[d] += 1
+                    if position[d] < outputShape[d] { break }
+                    position[d] = 0
+                    d -= 1
+                }
             }
         }
     }
