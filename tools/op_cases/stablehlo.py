@@ -284,3 +284,8 @@ CASES.append(Case("shlo_composite_float32_one_input_constant", "STABLEHLO_COMPOS
                                   [out("float32", [2, 4])])]))
 shlo_reduce_window_case("shlo_reduce_window_max_float32_rank6", "float32", [2, 1, 3, 2, 2, 3], [1, 1, 2, 2, 1, 2],
                         [1, 1, 1, 1, 1, 1], [1, 1, 1, 1, 1, 1], [1, 1, 1, 1, 1, 1], [0] * 12, "STABLEHLO_MAXIMUM")
+for dtype in ["int8", "bool", "float16", "uint64"]:
+    CASES.append(Case(f"shlo_case_{dtype}", "STABLEHLO_CASE",
+                      [inp("int32", [], values=1), inp(dtype, [3, 2]), inp(dtype, [3, 2])], [out(dtype)],
+                      options2=("StablehloCaseOptions", {"branchSubgraphIndices": [1, 2]}),
+                      subgraphs=[branch("STABLEHLO_MAXIMUM", dtype, [3, 2]), branch("STABLEHLO_MULTIPLY", dtype, [3, 2])]))

@@ -9,7 +9,7 @@ extension OpRegistry {
         "REDUCE_WINDOW": ["bool", "float32", "float64", "int16", "int32", "int64", "int8", "uint8"],
         "STABLEHLO_ADD": ["bool", "float16", "float32", "float64", "int16", "int32", "int64", "int8", "uint16", "uint32", "uint64", "uint8"],
         "STABLEHLO_AND": ["bool", "int16", "int32", "int64", "int8", "uint16", "uint32", "uint64", "uint8"],
-        "STABLEHLO_CASE": ["float32", "int32"],
+        "STABLEHLO_CASE": ["bool", "float16", "float32", "int32", "int8", "uint64"],
         "STABLEHLO_COMPOSITE": ["float16", "float32", "int32", "int64", "int8"],
         "STABLEHLO_GATHER": ["bool", "float16", "float32", "float64", "int16", "int32", "int64", "int8", "uint16", "uint32", "uint64", "uint8"],
         "STABLEHLO_MAXIMUM": ["bool", "float16", "float32", "float64", "int16", "int32", "int64", "int8", "uint16", "uint32", "uint64", "uint8"],
