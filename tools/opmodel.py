@@ -33,6 +33,7 @@ DTYPES: dict[str, tuple[int, Any]] = {
     "uint16": (schema.TensorType.UINT16, np.uint16),
     "int32": (schema.TensorType.INT32, np.int32),
     "uint32": (schema.TensorType.UINT32, np.uint32),
+    "uint64": (schema.TensorType.UINT64, np.uint64),
     "int64": (schema.TensorType.INT64, np.int64),
     "bool": (schema.TensorType.BOOL, np.bool_),
     "complex64": (schema.TensorType.COMPLEX64, np.complex64),
@@ -42,6 +43,7 @@ DTYPES: dict[str, tuple[int, Any]] = {
 
 BUILTINS: dict[str, int] = {k: v for k, v in vars(schema.BuiltinOperator).items() if not k.startswith("_")}
 OPTION_TYPES: dict[str, int] = {k: v for k, v in vars(schema.BuiltinOptions).items() if not k.startswith("_")}
+OPTION2_TYPES: dict[str, int] = {k: v for k, v in vars(schema.BuiltinOptions2).items() if not k.startswith("_")}
 
 
 @dataclass
@@ -124,6 +126,11 @@ class Case:
     inputs: list[TensorSpec | None]  # None: an omitted optional operand (index -1)
     outputs: list[TensorSpec]
     options: tuple[str, dict[str, Any]] | None = None
+    # the second options union (`builtin_options_2`, StableHLO operators): ("StablehloPadOptions", {...})
+    options2: tuple[str, dict[str, Any]] | None = None
+    # further one-operator subgraphs (indices 1, 2, ...: reduction bodies, branches); each one's
+    # tensors are its operator's inputs (constants stay constants) and outputs, with declared shapes
+    subgraphs: list["Case"] = field(default_factory=list)
     version: int = 1
     custom_options: bytes | None = None
     tolerance: float = 1e-5
@@ -164,38 +171,25 @@ def _quantization(spec: TensorSpec) -> "schema.QuantizationParametersT | None":
     return q
 
 
-def _options(name: str, values: dict[str, Any]) -> tuple[int, Any]:
-    if name not in OPTION_TYPES:
+def _options(name: str, values: dict[str, Any], types: dict[str, int] = OPTION_TYPES) -> tuple[int, Any]:
+    if name not in types:
         raise ValueError(f"unknown options table {name}")
     table = getattr(schema, name + "T")()
     for key, value in values.items():
         if not hasattr(table, key):
             raise ValueError(f"{name} has no field {key}")
         setattr(table, key, value)
-    return OPTION_TYPES[name], table
+    return types[name], table
 
 
 def build(case: Case, output_shapes: Sequence[Sequence[int]] | None = None) -> bytes:
-    """The `.tflite` bytes of a one-operator model for `case`."""
+    """The `.tflite` bytes of a one-operator model for `case` (plus `case.subgraphs`, if any)."""
     model = schema.ModelT()
     model.version = 3
     model.description = f"OpenMLKit single-operator case {case.name}"
-    code = schema.OperatorCodeT()
-    if case.op.startswith("CUSTOM:"):
-        code.builtinCode = schema.BuiltinOperator.CUSTOM
-        code.deprecatedBuiltinCode = schema.BuiltinOperator.CUSTOM
-        code.customCode = case.op.split(":", 1)[1]
-    else:
-        value = BUILTINS[case.op]
-        code.builtinCode = value
-        code.deprecatedBuiltinCode = min(value, schema.BuiltinOperator.PLACEHOLDER_FOR_GREATER_OP_CODES)
-    code.version = case.version
-    model.operatorCodes = [code]
-
+    codes: list[schema.OperatorCodeT] = []
+    code_index: dict[tuple[str, int], int] = {}
     buffers = [schema.BufferT()]
-    tensors: list[schema.TensorT] = []
-    graph_inputs: list[int] = []
-    op_inputs: list[int] = []
     rng = case.rng()
 
     def add_tensor(spec: TensorSpec, name: str, shape: Sequence[int]) -> int:
@@ -244,14 +238,87 @@ def build(case: Case, output_shapes: Sequence[Sequence[int]] | None = None) -> b
         op.builtinOptionsType, op.builtinOptions = _options(*case.options)
     if case.custom_options is not None:
         op.customOptions = list(case.custom_options)
+    def opcode(c: Case) -> int:
+        if c.op == "NONE":
+            return 0
+        key = (c.op, c.version)
+        if key in code_index:
+            return code_index[key]
+        code = schema.OperatorCodeT()
+        if c.op.startswith("CUSTOM:"):
+            code.builtinCode = schema.BuiltinOperator.CUSTOM
+            code.deprecatedBuiltinCode = schema.BuiltinOperator.CUSTOM
+            code.customCode = c.op.split(":", 1)[1]
+        else:
+            value = BUILTINS[c.op]
+            code.builtinCode = value
+            code.deprecatedBuiltinCode = min(value, schema.BuiltinOperator.PLACEHOLDER_FOR_GREATER_OP_CODES)
+        code.version = c.version
+        codes.append(code)
+        code_index[key] = len(codes) - 1
+        return code_index[key]
 
-    graph = schema.SubGraphT()
-    graph.name = "main"
-    graph.tensors = tensors
-    graph.inputs = graph_inputs
-    graph.outputs = op_outputs
-    graph.operators = [op]
-    model.subgraphs = [graph]
+    def subgraph(c: Case, shapes: Sequence[Sequence[int]] | None, name: str) -> schema.SubGraphT:
+        tensors: list[schema.TensorT] = []
+        graph_inputs: list[int] = []
+        op_inputs: list[int] = []
+
+        def add_tensor(spec: TensorSpec, tname: str, shape: Sequence[int]) -> int:
+            t = schema.TensorT()
+            t.name = tname
+            t.type = DTYPES[spec.dtype][0]
+            t.shape = list(shape)
+            t.buffer = 0
+            t.quantization = _quantization(spec)
+            if spec.const:
+                data = spec.array(rng)
+                b = schema.BufferT()
+                b.data = np.frombuffer(np.ascontiguousarray(data).tobytes(), dtype=np.uint8).tolist() or None
+                buffers.append(b)
+                t.buffer = len(buffers) - 1
+            tensors.append(t)
+            return len(tensors) - 1
+
+        for i, spec in enumerate(c.inputs):
+            if spec is None:
+                op_inputs.append(-1)
+                continue
+            index = add_tensor(spec, f"input_{i}", spec.shape)
+            op_inputs.append(index)
+            if not spec.const:
+                graph_inputs.append(index)
+        op_outputs = []
+        for i, spec in enumerate(c.outputs):
+            shape = shapes[i] if shapes is not None else spec.shape
+            op_outputs.append(add_tensor(spec, f"output_{i}", shape))
+
+        op = schema.OperatorT()
+        op.opcodeIndex = opcode(c)
+        op.inputs = op_inputs
+        op.outputs = op_outputs
+        if c.options is not None:
+            op.builtinOptionsType, op.builtinOptions = _options(*c.options)
+        if c.options2 is not None:
+            op.builtinOptions2Type, op.builtinOptions2 = _options(*c.options2, types=OPTION2_TYPES)
+        if c.custom_options is not None:
+            op.customOptions = list(c.custom_options)
+
+        graph = schema.SubGraphT()
+        graph.name = name
+        graph.tensors = tensors
+        graph.inputs = graph_inputs
+        graph.outputs = op_outputs
+        graph.operators = [op]
+        if c.op == "NONE":  # a region without operators: it returns its last input (scatter's "update")
+            graph.operators = []
+            graph.outputs = [op_inputs[-1]]
+        return graph
+
+    graphs = [subgraph(case, output_shapes, "main")]
+    for k, extra in enumerate(case.subgraphs):
+        graphs.append(subgraph(extra, None, f"subgraph_{k + 1}"))
+    model.operatorCodes = codes
+    model.subgraphs = graphs
     model.buffers = buffers
 
     builder = flatbuffers.Builder(1024)

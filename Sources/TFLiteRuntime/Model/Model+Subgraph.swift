@@ -45,6 +45,8 @@ extension Model {
             let intermediates = try opIndices(8, "intermediate").filter { $0 >= 0 }
             var optionsPosition: Int? = nil
             if let options = try ot.table(4, what: "\(opWhat) options") { optionsPosition = options.position }
+            var options2Position: Int? = nil
+            if let options2 = try ot.table(12, what: "\(opWhat) options 2") { options2Position = options2.position }
             var custom = try ot.byteRange(5)
             let largeOffset = try ot.uint64(9)
             let largeSize = try ot.uint64(10)
@@ -60,7 +62,8 @@ extension Model {
             ops.append(
                 ModelOperator(
                     opcodeIndex: opcode, inputs: opInputs, outputs: opOutputs, intermediates: intermediates,
-                    builtinOptionsPosition: optionsPosition, customOptions: custom))
+                    builtinOptionsPosition: optionsPosition, customOptions: custom,
+                    builtinOptions2Position: options2Position))
         }
         return ModelSubgraph(name: try table.string(4) ?? "", tensors: tensors, inputs: inputs, outputs: outputs, operators: ops)
     }

@@ -141,6 +141,12 @@ public final class Model: @unchecked Sendable {
         return try FlatTable(bytes: bytes.buffer, position: position, what: what)
     }
 
+    /// The second builtin options table of an operator (`builtin_options_2`), when present.
+    func options2(of op: ModelOperator, what: String) throws -> FlatTable? {
+        guard let position = op.builtinOptions2Position else { return nil }
+        return try FlatTable(bytes: bytes.buffer, position: position, what: what)
+    }
+
     /// The custom options bytes of an operator (empty when absent).
     func customOptions(of op: ModelOperator) -> UnsafeRawBufferPointer {
         guard let range = op.customOptions else { return UnsafeRawBufferPointer(start: nil, count: 0) }

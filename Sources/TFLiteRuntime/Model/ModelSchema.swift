@@ -71,6 +71,8 @@ public struct ModelOperator: Sendable {
     var builtinOptionsPosition: Int?
     /// Byte range of the custom options in the model bytes, when present.
     public var customOptions: Range<Int>?
+    /// Position of the second builtin options table (`builtin_options_2`: StableHLO operators).
+    var builtinOptions2Position: Int? = nil
 }
 
 /// A subgraph: tensors, the operators in execution order, and its inputs and outputs.

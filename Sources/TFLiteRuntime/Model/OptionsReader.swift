@@ -2,29 +2,48 @@
 /// `BuiltinOptions*.swift` only (kernels never call it).
 struct OptionsReader {
     let node: Node
+    /// The table read: the node's options, or its second options table (`builtin_options_2`).
+    private let table: FlatTable?
 
-    init(_ node: Node) { self.node = node }
+    init(_ node: Node) {
+        self.node = node
+        table = node.options
+    }
+
+    /// A reader of the node's `builtin_options_2` table (StableHLO operators keep options there).
+    init(second node: Node) {
+        self.node = node
+        table = node.options2
+    }
 
     func int(_ field: Int, _ defaultValue: Int32 = 0) throws -> Int32 {
-        try node.options?.int32(field, defaultValue) ?? defaultValue
+        try table?.int32(field, defaultValue) ?? defaultValue
     }
     func int64(_ field: Int, _ defaultValue: Int64 = 0) throws -> Int64 {
         try node.options?.int64(field, defaultValue) ?? defaultValue
     }
     func byte(_ field: Int, _ defaultValue: Int8 = 0) throws -> Int8 {
-        try node.options?.int8(field, defaultValue) ?? defaultValue
+        try table?.int8(field, defaultValue) ?? defaultValue
     }
     func bool(_ field: Int, _ defaultValue: Bool = false) throws -> Bool {
-        try node.options?.bool(field, defaultValue) ?? defaultValue
+        try table?.bool(field, defaultValue) ?? defaultValue
     }
     func float(_ field: Int, _ defaultValue: Float = 0) throws -> Float {
-        try node.options?.float(field, defaultValue) ?? defaultValue
+        try table?.float(field, defaultValue) ?? defaultValue
     }
     func ints(_ field: Int) throws -> [Int]? {
-        try node.options?.int32Vector(field)?.map(Int.init)
+        try table?.int32Vector(field)?.map(Int.init)
     }
     func string(_ field: Int) throws -> String? {
-        try node.options?.string(field)
+        try table?.string(field)
+    }
+    func has(_ field: Int) -> Bool { table?.has(field) ?? false }
+    func long(_ field: Int, _ defaultValue: Int64 = 0) throws -> Int64 {
+        try table?.int64(field, defaultValue) ?? defaultValue
+    }
+    /// An int64 vector read as `Int`s (StableHLO options).
+    func longs(_ field: Int) throws -> [Int]? {
+        try table?.scalarVector(field, as: Int64.self)?.map { Int(truncatingIfNeeded: $0) }
     }
     func floats(_ field: Int) throws -> [Float]? {
         try node.options?.floatVector(field)

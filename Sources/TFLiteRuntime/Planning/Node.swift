@@ -27,6 +27,8 @@ final class Node {
     /// The builtin options table, read with bounds checks; nil when the operator has none. Kernels
     /// read it through the typed parameters of Model/BuiltinOptions.swift, never by field number.
     let options: FlatTable?
+    /// The second builtin options table (`builtin_options_2`, used by StableHLO operators).
+    var options2: FlatTable?
     /// Custom options bytes (FlexBuffer for custom operators); empty when absent.
     let customOptions: UnsafeRawBufferPointer
     let threadCount: Int

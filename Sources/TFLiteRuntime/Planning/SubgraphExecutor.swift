@@ -104,6 +104,7 @@ final class SubgraphExecutor {
                 customOptions: model.customOptions(of: op), threadCount: threadCount,
                 weightArena: weightArena)
             node.context = context
+            node.options2 = try model.options2(of: op, what: "subgraph \(subgraphIndex) operator \(n) options 2")
             if let reason = resolver.unsupportedReason(code) { throw RuntimeError("node \(n): \(reason)") }
             guard let factory = resolver.factory(for: code) else {
                 throw RuntimeError("node \(n): operator \(code.displayName) is not supported")
