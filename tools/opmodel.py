@@ -192,52 +192,6 @@ def build(case: Case, output_shapes: Sequence[Sequence[int]] | None = None) -> b
     buffers = [schema.BufferT()]
     rng = case.rng()
 
-    def add_tensor(spec: TensorSpec, name: str, shape: Sequence[int]) -> int:
-        t = schema.TensorT()
-        t.name = name
-        t.type = DTYPES[spec.dtype][0]
-        t.shape = list(shape)
-        t.buffer = 0
-        t.quantization = _quantization(spec)
-        if spec.variable:
-            t.isVariable = True
-        if spec.const:
-            data = spec.array(rng)
-            b = schema.BufferT()
-            if spec.dtype == "string":
-                b.data = list(string_buffer([bytes(v) for v in data.reshape(-1)]))
-            else:
-                b.data = np.frombuffer(np.ascontiguousarray(data).tobytes(), dtype=np.uint8).tolist() or None
-            buffers.append(b)
-            t.buffer = len(buffers) - 1
-        tensors.append(t)
-        return len(tensors) - 1
-
-    for i, spec in enumerate(case.inputs):
-        if spec is None:
-            op_inputs.append(-1)
-            continue
-        index = add_tensor(spec, f"input_{i}", spec.shape)
-        op_inputs.append(index)
-        if not spec.const and not spec.variable:
-            graph_inputs.append(index)
-    op_outputs = []
-    for i, spec in enumerate(case.outputs):
-        shape = output_shapes[i] if output_shapes is not None else spec.shape
-        op_outputs.append(add_tensor(spec, f"output_{i}", shape))
-
-    op_intermediates = [add_tensor(spec, f"intermediate_{i}", spec.shape) for i, spec in enumerate(case.intermediates)]
-
-    op = schema.OperatorT()
-    op.opcodeIndex = 0
-    op.inputs = op_inputs
-    op.outputs = op_outputs
-    if op_intermediates:
-        op.intermediates = op_intermediates
-    if case.options is not None:
-        op.builtinOptionsType, op.builtinOptions = _options(*case.options)
-    if case.custom_options is not None:
-        op.customOptions = list(case.custom_options)
     def opcode(c: Case) -> int:
         if c.op == "NONE":
             return 0
@@ -270,10 +224,15 @@ def build(case: Case, output_shapes: Sequence[Sequence[int]] | None = None) -> b
             t.shape = list(shape)
             t.buffer = 0
             t.quantization = _quantization(spec)
+            if spec.variable:
+                t.isVariable = True
             if spec.const:
                 data = spec.array(rng)
                 b = schema.BufferT()
-                b.data = np.frombuffer(np.ascontiguousarray(data).tobytes(), dtype=np.uint8).tolist() or None
+                if spec.dtype == "string":
+                    b.data = list(string_buffer([bytes(v) for v in data.reshape(-1)]))
+                else:
+                    b.data = np.frombuffer(np.ascontiguousarray(data).tobytes(), dtype=np.uint8).tolist() or None
                 buffers.append(b)
                 t.buffer = len(buffers) - 1
             tensors.append(t)
@@ -285,17 +244,20 @@ def build(case: Case, output_shapes: Sequence[Sequence[int]] | None = None) -> b
                 continue
             index = add_tensor(spec, f"input_{i}", spec.shape)
             op_inputs.append(index)
-            if not spec.const:
+            if not spec.const and not spec.variable:
                 graph_inputs.append(index)
         op_outputs = []
         for i, spec in enumerate(c.outputs):
             shape = shapes[i] if shapes is not None else spec.shape
             op_outputs.append(add_tensor(spec, f"output_{i}", shape))
+        op_intermediates = [add_tensor(spec, f"intermediate_{i}", spec.shape) for i, spec in enumerate(c.intermediates)]
 
         op = schema.OperatorT()
         op.opcodeIndex = opcode(c)
         op.inputs = op_inputs
         op.outputs = op_outputs
+        if op_intermediates:
+            op.intermediates = op_intermediates
         if c.options is not None:
             op.builtinOptionsType, op.builtinOptions = _options(*c.options)
         if c.options2 is not None:

@@ -20,7 +20,7 @@ struct OptionsReader {
         try table?.int32(field, defaultValue) ?? defaultValue
     }
     func int64(_ field: Int, _ defaultValue: Int64 = 0) throws -> Int64 {
-        try node.options?.int64(field, defaultValue) ?? defaultValue
+        try table?.int64(field, defaultValue) ?? defaultValue
     }
     func byte(_ field: Int, _ defaultValue: Int8 = 0) throws -> Int8 {
         try table?.int8(field, defaultValue) ?? defaultValue
@@ -46,9 +46,8 @@ struct OptionsReader {
         try table?.scalarVector(field, as: Int64.self)?.map { Int(truncatingIfNeeded: $0) }
     }
     func floats(_ field: Int) throws -> [Float]? {
-        try node.options?.floatVector(field)
+        try table?.floatVector(field)
     }
-    func has(_ field: Int) -> Bool { node.options?.has(field) ?? false }
 
     func padding(_ field: Int) throws -> PaddingScheme {
         let raw = try byte(field)
