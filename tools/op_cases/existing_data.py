@@ -1,0 +1,314 @@
+"""Data movement, shape and conversion operators the runtime already runs: every type LiteRT accepts."""
+
+import numpy as np
+
+from opmodel import Case, const, inp, out
+
+CASES = []
+
+ALL = ["float32", "float16", "float64", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "bool"]
+_Q = {"int8": dict(scale=0.1, zero_point=-3), "uint8": dict(scale=0.1, zero_point=128),
+      "int16": dict(scale=0.01, zero_point=0)}
+
+
+def q(dtype):
+    return dict(_Q.get(dtype, {}))
+
+
+def x(dtype, shape, **kw):
+    if dtype in ("int32", "int64", "uint32", "uint16") and "low" not in kw:
+        kw = dict(kw, low=0 if dtype.startswith("u") else -50, high=50)
+    return inp(dtype, shape, **q(dtype), **kw)
+
+
+def o(dtype):
+    return out(dtype, **q(dtype))
+
+
+# ---------------------------------------------------------------- CONCATENATION
+for t in ALL:
+    CASES.append(Case(f"concatenation_{t}_axis1", "CONCATENATION", [x(t, [2, 3, 4]), x(t, [2, 2, 4]), x(t, [2, 1, 4])],
+                      [o(t)], options=("ConcatenationOptions", {"axis": 1}), version=3))
+for t in ["float32", "int32", "int8"]:
+    CASES.append(Case(f"concatenation_{t}_axis_neg1", "CONCATENATION", [x(t, [2, 3, 2]), x(t, [2, 3, 5])], [o(t)],
+                      options=("ConcatenationOptions", {"axis": -1}), version=3))
+    CASES.append(Case(f"concatenation_{t}_axis0_rank1", "CONCATENATION", [x(t, [3]), x(t, [1]), x(t, [0])], [o(t)],
+                      options=("ConcatenationOptions", {"axis": 0}), version=3))
+CASES.append(Case("concatenation_float32_relu", "CONCATENATION", [x("float32", [2, 3]), x("float32", [2, 3])],
+                  [o("float32")], options=("ConcatenationOptions", {"axis": 0, "fusedActivationFunction": 1})))
+CASES.append(Case("concatenation_float32_rank5", "CONCATENATION", [x("float32", [2, 1, 2, 3, 2]),
+                                                                    x("float32", [2, 1, 2, 1, 2])],
+                  [o("float32")], options=("ConcatenationOptions", {"axis": 3})))
+for t, zps in [("uint8", [(0.1, 128), (0.05, 100), (0.2, 130)]), ("int8", [(0.1, -3), (0.05, 10), (0.2, 0)])]:
+    CASES.append(Case(f"concatenation_{t}_requantize", "CONCATENATION",
+                      [inp(t, [2, 3], scale=zps[0][0], zero_point=zps[0][1]),
+                       inp(t, [2, 2], scale=zps[1][0], zero_point=zps[1][1])],
+                      [out(t, scale=zps[2][0], zero_point=zps[2][1])],
+                      options=("ConcatenationOptions", {"axis": 1}), version=2))
+CASES.append(Case("concatenation_int16_requantize", "CONCATENATION",
+                  [inp("int16", [2, 3], scale=0.01, zero_point=0), inp("int16", [2, 2], scale=0.02, zero_point=0)],
+                  [out("int16", scale=0.015, zero_point=0)], options=("ConcatenationOptions", {"axis": 1}), version=3))
+
+# ---------------------------------------------------------------- PACK / UNPACK
+for t in ALL:
+    CASES.append(Case(f"pack_{t}_axis0", "PACK", [x(t, [2, 3]), x(t, [2, 3]), x(t, [2, 3])], [o(t)],
+                      options=("PackOptions", {"valuesCount": 3, "axis": 0}), version=3))
+    CASES.append(Case(f"unpack_{t}_axis1", "UNPACK", [x(t, [2, 3, 4])], [o(t), o(t), o(t)],
+                      options=("UnpackOptions", {"num": 3, "axis": 1}), version=3))
+CASES.append(Case("pack_float32_axis_last", "PACK", [x("float32", [2, 3]), x("float32", [2, 3])], [o("float32")],
+                  options=("PackOptions", {"valuesCount": 2, "axis": 2})))
+CASES.append(Case("pack_int32_axis_neg1_scalars", "PACK", [x("int32", []), x("int32", []), x("int32", [])],
+                  [o("int32")], options=("PackOptions", {"valuesCount": 3, "axis": -1})))
+CASES.append(Case("unpack_float32_axis_neg1", "UNPACK", [x("float32", [3, 2])], [o("float32"), o("float32")],
+                  options=("UnpackOptions", {"num": 2, "axis": -1})))
+CASES.append(Case("unpack_int32_rank1", "UNPACK", [x("int32", [4])], [o("int32")] * 4,
+                  options=("UnpackOptions", {"num": 4, "axis": 0})))
+
+# ---------------------------------------------------------------- SPLIT / SPLIT_V
+for t in ALL:
+    CASES.append(Case(f"split_{t}_axis1", "SPLIT", [const("int32", [], [1]), x(t, [2, 6, 2])], [o(t)] * 3,
+                      options=("SplitOptions", {"numSplits": 3}), version=3))
+    CASES.append(Case(f"split_v_{t}", "SPLIT_V", [x(t, [2, 6, 2]), const("int32", [3], [1, 2, 3]),
+                                                  const("int32", [], [1])], [o(t)] * 3,
+                      options=("SplitVOptions", {"numSplits": 3}), version=2))
+CASES.append(Case("split_float32_axis_neg1", "SPLIT", [const("int32", [], [-1]), x("float32", [3, 4])],
+                  [o("float32")] * 2, options=("SplitOptions", {"numSplits": 2})))
+CASES.append(Case("split_float32_axis_input", "SPLIT", [inp("int32", [], values=[0]), x("float32", [4, 3])],
+                  [o("float32")] * 4, options=("SplitOptions", {"numSplits": 4})))
+CASES.append(Case("split_float32_one", "SPLIT", [const("int32", [1], [0]), x("float32", [4, 3])],
+                  [o("float32")], options=("SplitOptions", {"numSplits": 1})))
+CASES.append(Case("split_v_float32_minus1", "SPLIT_V", [x("float32", [3, 7]), const("int32", [3], [2, -1, 1]),
+                                                        const("int32", [], [-1])], [o("float32")] * 3,
+                  options=("SplitVOptions", {"numSplits": 3})))
+CASES.append(Case("split_v_float32_int64_sizes", "SPLIT_V", [x("float32", [5, 2]), const("int64", [2], [3, 2]),
+                                                             const("int32", [], [0])], [o("float32")] * 2,
+                  options=("SplitVOptions", {"numSplits": 2})))
+CASES.append(Case("split_v_float32_zero_size", "SPLIT_V", [x("float32", [5, 2]), const("int32", [3], [3, 0, 2]),
+                                                           const("int32", [], [0])], [o("float32")] * 3,
+                  options=("SplitVOptions", {"numSplits": 3})))
+
+# ---------------------------------------------------------------- SLICE
+for t in ALL:
+    CASES.append(Case(f"slice_{t}", "SLICE", [x(t, [3, 4, 5]), const("int32", [3], [1, 0, 2]),
+                                              const("int32", [3], [2, -1, 2])], [o(t)], version=4))
+for it in ["int32", "int64"]:
+    CASES.append(Case(f"slice_float32_{it}_begin_input", "SLICE", [x("float32", [4, 6]), inp(it, [2], values=[1, 2]),
+                                                                   inp(it, [2], values=[2, 3])], [o("float32")],
+                      version=4))
+CASES.append(Case("slice_float32_int64_const", "SLICE", [x("float32", [2, 3, 4, 5]), const("int64", [4], [1, 1, 0, 2]),
+                                                         const("int64", [4], [1, 2, -1, 3])], [o("float32")],
+                  version=4))
+CASES.append(Case("slice_float32_rank5", "SLICE", [x("float32", [2, 3, 2, 3, 2]), const("int32", [5], [1, 1, 0, 1, 0]),
+                                                   const("int32", [5], [1, 2, 2, 2, -1])], [o("float32")], version=5))
+CASES.append(Case("slice_float32_empty", "SLICE", [x("float32", [3, 4]), const("int32", [2], [1, 0]),
+                                                   const("int32", [2], [0, 4])], [o("float32")], version=4))
+
+# ---------------------------------------------------------------- STRIDED_SLICE
+
+
+def _ss(name, t, shape, begin, end, strides, version=4, itype="int32", **opts):
+    n = len(begin)
+    CASES.append(Case(name, "STRIDED_SLICE", [x(t, shape), const(itype, [n], begin), const(itype, [n], end),
+                                              const(itype, [n], strides)], [o(t)],
+                      options=("StridedSliceOptions", opts), version=version))
+
+
+for t in ALL:
+    _ss(f"strided_slice_{t}", t, [4, 6, 3], [0, 1, 0], [4, 6, 3], [2, 2, 1])
+_ss("strided_slice_float32_negative_stride", "float32", [5, 4], [4, 0], [0, 4], [-1, 1])
+_ss("strided_slice_float32_negative_indices", "float32", [6, 5], [-4, -1], [-1, -6], [1, -2])
+_ss("strided_slice_float32_begin_end_mask", "float32", [5, 6], [2, 3], [4, 5], [1, 1], beginMask=1, endMask=2)
+_ss("strided_slice_float32_shrink", "float32", [4, 5, 3], [1, 0, 2], [2, 5, 3], [1, 1, 1], shrinkAxisMask=5)
+_ss("strided_slice_float32_ellipsis", "float32", [2, 3, 4, 5], [0, 1], [0, 3], [1, 1], ellipsisMask=1, version=5)
+_ss("strided_slice_float32_new_axis", "float32", [3, 4], [0, 0, 1], [0, 3, 3], [1, 1, 1], newAxisMask=1)
+_ss("strided_slice_float32_offset", "float32", [5, 6], [1, 2], [2, 3], [1, 1], offset=True, version=8)
+_ss("strided_slice_float32_rank5", "float32", [2, 3, 4, 3, 2], [0, 1, 0, 2, 1], [2, 3, 4, 0, 2],
+    [1, 1, 2, -1, 1], version=5)
+_ss("strided_slice_float32_int64_indices", "float32", [5, 6], [1, 0], [5, 6], [2, 3], itype="int64")
+_ss("strided_slice_int32_shrink_all", "int32", [3, 4], [1, 2], [2, 3], [1, 1], shrinkAxisMask=3)
+_ss("strided_slice_float32_out_of_range", "float32", [4, 5], [-10, 1], [10, 100], [1, 2])
+CASES.append(Case("strided_slice_float32_runtime_begin", "STRIDED_SLICE",
+                  [x("float32", [4, 6]), inp("int32", [2], values=[1, 0]), inp("int32", [2], values=[3, 6]),
+                   const("int32", [2], [1, 2])], [o("float32")], options=("StridedSliceOptions", {}), version=4))
+
+# ---------------------------------------------------------------- TRANSPOSE
+for t in ALL:
+    CASES.append(Case(f"transpose_{t}", "TRANSPOSE", [x(t, [2, 3, 4]), const("int32", [3], [2, 0, 1])], [o(t)],
+                      version=5))
+for rank, perm in [(1, [0]), (2, [1, 0]), (4, [0, 3, 1, 2]), (5, [4, 1, 3, 0, 2]), (6, [5, 4, 3, 2, 1, 0])]:
+    shape = [2, 3, 1, 4, 2, 3][:rank]
+    CASES.append(Case(f"transpose_float32_rank{rank}", "TRANSPOSE", [x("float32", shape),
+                                                                     const("int32", [rank], perm)], [o("float32")],
+                      version=6))
+CASES.append(Case("transpose_int8_perm_input_int64", "TRANSPOSE", [x("int8", [3, 4]), inp("int64", [2], values=[1, 0])],
+                  [o("int8")], version=5))
+CASES.append(Case("transpose_float32_negative_perm", "TRANSPOSE", [x("float32", [2, 3, 4]),
+                                                                  const("int32", [3], [-1, 0, 1])], [o("float32")]))
+
+# ---------------------------------------------------------------- PAD / PADV2 / MIRROR_PAD
+for t in ALL:
+    CASES.append(Case(f"pad_{t}", "PAD", [x(t, [2, 3, 2]), const("int32", [3, 2], [[0, 1], [2, 0], [1, 1]])], [o(t)],
+                      version=3))
+    if t != "bool":
+        pv = np.asarray([7], dtype=np.float64).tolist() if t not in ("int8", "uint8") else [5]
+        CASES.append(Case(f"padv2_{t}", "PADV2", [x(t, [2, 3]), const("int32", [2, 2], [[1, 0], [1, 2]]),
+                                                  const(t, [], pv, **q(t))], [o(t)], version=3))
+    CASES.append(Case(f"mirror_pad_{t}_reflect", "MIRROR_PAD", [x(t, [3, 4]), const("int32", [2, 2], [[1, 2], [2, 1]])],
+                      [o(t)], options=("MirrorPadOptions", {"mode": 0}), version=2))
+CASES.append(Case("pad_float32_int64_paddings", "PAD", [x("float32", [2, 3]), const("int64", [2, 2], [[1, 1], [0, 2]])],
+                  [o("float32")], version=2))
+CASES.append(Case("pad_float32_rank5", "PAD", [x("float32", [1, 2, 2, 3, 2]),
+                                               const("int32", [5, 2], [[0, 1], [1, 0], [0, 0], [2, 1], [1, 1]])],
+                  [o("float32")], version=4))
+CASES.append(Case("pad_int8_rank4_runtime_paddings", "PAD", [x("int8", [1, 3, 3, 2]),
+                                                             inp("int32", [4, 2], values=[0, 0, 1, 1, 2, 0, 0, 1])],
+                  [o("int8")], version=3))
+CASES.append(Case("padv2_float32_no_value", "PADV2", [x("float32", [2, 3]), const("int32", [2, 2], [[1, 0], [1, 2]])],
+                  [o("float32")]))
+CASES.append(Case("padv2_float32_int64_paddings", "PADV2", [x("float32", [2, 2, 3]),
+                                                           const("int64", [3, 2], [[1, 0], [0, 0], [2, 1]]),
+                                                           const("float32", [], [-2.5])], [o("float32")], version=4))
+for t in ["float32", "int32", "int8"]:
+    CASES.append(Case(f"mirror_pad_{t}_symmetric", "MIRROR_PAD",
+                      [x(t, [2, 3, 4]), const("int32", [3, 2], [[2, 1], [3, 0], [0, 4]])], [o(t)],
+                      options=("MirrorPadOptions", {"mode": 1}), version=2))
+CASES.append(Case("mirror_pad_float32_int64_paddings", "MIRROR_PAD",
+                  [x("float32", [3, 3]), const("int64", [2, 2], [[2, 2], [1, 0]])], [o("float32")],
+                  options=("MirrorPadOptions", {"mode": 0}), version=2))
+
+# ---------------------------------------------------------------- RESIZE_BILINEAR / RESIZE_NEAREST_NEIGHBOR
+for op, low, opt in [("RESIZE_BILINEAR", "resize_bilinear", "ResizeBilinearOptions"),
+                     ("RESIZE_NEAREST_NEIGHBOR", "resize_nearest", "ResizeNearestNeighborOptions")]:
+    for t in ALL:
+        CASES.append(Case(f"{low}_{t}", op, [x(t, [1, 3, 4, 2]), const("int32", [2], [5, 7])], [o(t)],
+                          options=(opt, {}), version=3))
+    for tag, flags in [("align", {"alignCorners": True}), ("half", {"halfPixelCenters": True})]:
+        for t in ["float32", "uint8", "int8", "int16"]:
+            CASES.append(Case(f"{low}_{t}_{tag}", op, [x(t, [2, 3, 4, 2]), const("int32", [2], [6, 5])], [o(t)],
+                              options=(opt, flags), version=4 if t == "int16" else 3))
+    CASES.append(Case(f"{low}_float32_downscale", op, [x("float32", [1, 8, 9, 3]), const("int32", [2], [3, 4])],
+                      [o("float32")], options=(opt, {})))
+    CASES.append(Case(f"{low}_float32_size_input", op, [x("float32", [1, 4, 4, 1]), inp("int32", [2], values=[6, 3])],
+                      [o("float32")], options=(opt, {})))
+
+# ---------------------------------------------------------------- SPACE_TO_DEPTH / DEPTH_TO_SPACE
+for t in ALL:
+    CASES.append(Case(f"space_to_depth_{t}", "SPACE_TO_DEPTH", [x(t, [2, 4, 6, 3])], [o(t)],
+                      options=("SpaceToDepthOptions", {"blockSize": 2}), version=2))
+    CASES.append(Case(f"depth_to_space_{t}", "DEPTH_TO_SPACE", [x(t, [2, 2, 3, 8])], [o(t)],
+                      options=("DepthToSpaceOptions", {"blockSize": 2}), version=2))
+CASES.append(Case("space_to_depth_float32_block3", "SPACE_TO_DEPTH", [x("float32", [1, 6, 3, 2])], [o("float32")],
+                  options=("SpaceToDepthOptions", {"blockSize": 3})))
+CASES.append(Case("depth_to_space_float32_block3", "DEPTH_TO_SPACE", [x("float32", [1, 2, 1, 18])], [o("float32")],
+                  options=("DepthToSpaceOptions", {"blockSize": 3})))
+
+# ---------------------------------------------------------------- SPACE_TO_BATCH_ND / BATCH_TO_SPACE_ND
+for t in ALL:
+    CASES.append(Case(f"space_to_batch_nd_{t}", "SPACE_TO_BATCH_ND",
+                      [x(t, [1, 4, 5, 2]), const("int32", [2], [2, 2]), const("int32", [2, 2], [[0, 0], [1, 0]])],
+                      [o(t)], version=3))
+    CASES.append(Case(f"batch_to_space_nd_{t}", "BATCH_TO_SPACE_ND",
+                      [x(t, [4, 2, 3, 2]), const("int32", [2], [2, 2]), const("int32", [2, 2], [[0, 1], [1, 0]])],
+                      [o(t)], version=3))
+CASES.append(Case("space_to_batch_nd_float32_rank3", "SPACE_TO_BATCH_ND",
+                  [x("float32", [2, 5, 3]), const("int32", [1], [3]), const("int32", [1, 2], [[1, 0]])],
+                  [o("float32")], version=4))
+CASES.append(Case("batch_to_space_nd_float32_rank3", "BATCH_TO_SPACE_ND",
+                  [x("float32", [6, 2, 3]), const("int32", [1], [3]), const("int32", [1, 2], [[1, 2]])],
+                  [o("float32")], version=4))
+CASES.append(Case("space_to_batch_nd_float32_runtime", "SPACE_TO_BATCH_ND",
+                  [x("float32", [2, 2, 4, 1]), inp("int32", [2], values=[2, 2]),
+                   inp("int32", [2, 2], values=[1, 1, 0, 2])], [o("float32")], version=2))
+CASES.append(Case("batch_to_space_nd_float32_runtime", "BATCH_TO_SPACE_ND",
+                  [x("float32", [8, 1, 2, 1]), inp("int32", [2], values=[2, 4]),
+                   inp("int32", [2, 2], values=[0, 1, 1, 2])], [o("float32")], version=2))
+
+# ---------------------------------------------------------------- TILE
+for t in ALL:
+    CASES.append(Case(f"tile_{t}", "TILE", [x(t, [2, 3]), const("int32", [2], [2, 3])], [o(t)], version=3))
+CASES.append(Case("tile_float32_int64_multiples", "TILE", [x("float32", [2, 1, 3]), const("int64", [3], [1, 4, 2])],
+                  [o("float32")]))
+CASES.append(Case("tile_int32_runtime_multiples", "TILE", [x("int32", [3]), inp("int32", [1], values=[3])],
+                  [o("int32")]))
+CASES.append(Case("tile_float32_rank5", "TILE", [x("float32", [1, 2, 1, 2, 2]), const("int32", [5], [2, 1, 3, 1, 2])],
+                  [o("float32")]))
+
+# ---------------------------------------------------------------- RESHAPE / SQUEEZE / EXPAND_DIMS / SHAPE
+for t in ALL:
+    CASES.append(Case(f"reshape_{t}", "RESHAPE", [x(t, [2, 3, 4]), const("int32", [2], [4, 6])], [o(t)]))
+    CASES.append(Case(f"squeeze_{t}", "SQUEEZE", [x(t, [1, 3, 1, 2])], [o(t)]))
+    CASES.append(Case(f"expand_dims_{t}", "EXPAND_DIMS", [x(t, [3, 2]), const("int32", [], [1])], [o(t)]))
+    CASES.append(Case(f"shape_{t}", "SHAPE", [x(t, [2, 3, 4])], [out("int32")], options=("ShapeOptions", {"outType": 2})))
+CASES.append(Case("reshape_float32_minus1", "RESHAPE", [x("float32", [2, 3, 4]), const("int32", [3], [3, -1, 2])],
+                  [o("float32")]))
+CASES.append(Case("reshape_float32_options_only", "RESHAPE", [x("float32", [2, 6])], [out("float32", [3, 4])],
+                  options=("ReshapeOptions", {"newShape": [3, 4]})))
+CASES.append(Case("reshape_float32_runtime_shape", "RESHAPE", [x("float32", [2, 6]), inp("int32", [3], values=[3, 2, 2])],
+                  [o("float32")]))
+CASES.append(Case("reshape_float32_to_scalar", "RESHAPE", [x("float32", [1, 1]), const("int32", [0], [])],
+                  [o("float32")]))
+CASES.append(Case("reshape_int32_int64_shape", "RESHAPE", [x("int32", [6]), const("int64", [2], [2, 3])],
+                  [o("int32")]))
+CASES.append(Case("squeeze_float32_dims", "SQUEEZE", [x("float32", [1, 3, 1, 2, 1])], [o("float32")],
+                  options=("SqueezeOptions", {"squeezeDims": [0, -1]})))
+CASES.append(Case("squeeze_float32_all_ones", "SQUEEZE", [x("float32", [1, 1])], [o("float32")]))
+CASES.append(Case("expand_dims_float32_neg_axis", "EXPAND_DIMS", [x("float32", [3, 2]), const("int32", [1], [-1])],
+                  [o("float32")]))
+CASES.append(Case("expand_dims_float32_int64_axis", "EXPAND_DIMS", [x("float32", [3, 2]), const("int64", [], [0])],
+                  [o("float32")]))
+CASES.append(Case("expand_dims_int32_runtime_axis", "EXPAND_DIMS", [x("int32", [3, 2]), inp("int32", [], values=[2])],
+                  [o("int32")]))
+CASES.append(Case("shape_float32_int64", "SHAPE", [x("float32", [2, 3, 4, 1])], [out("int64")],
+                  options=("ShapeOptions", {"outType": 4})))
+CASES.append(Case("shape_float32_scalar", "SHAPE", [x("float32", [])], [out("int32")],
+                  options=("ShapeOptions", {"outType": 2})))
+
+# ---------------------------------------------------------------- CAST
+_CAST = ["float32", "float16", "float64", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "bool"]
+for a in _CAST:
+    for b in _CAST:
+        if a == b:
+            continue
+        kw = {"low": -300, "high": 300} if a.startswith("float") else {}
+        if a in ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64"):
+            kw = {"low": -200 if not a.startswith("u") else 0, "high": 300}
+        CASES.append(Case(f"cast_{a}_to_{b}", "CAST", [inp(a, [3, 5], **kw)], [out(b)], version=5))
+CASES.append(Case("cast_float32_to_int32_rounding", "CAST",
+                  [inp("float32", [8], values=[-2.7, -2.5, -0.5, 0.4, 0.5, 1.5, 2.5, 3.99])], [out("int32")]))
+CASES.append(Case("cast_float32_to_uint8_wrap", "CAST", [inp("float32", [6], values=[-1.0, 0.0, 255.0, 256.0, 300.7, -3.5])],
+                  [out("uint8")]))
+CASES.append(Case("cast_int32_to_int8_wrap", "CAST", [inp("int32", [6], values=[-129, 128, 255, 256, -1, 1000])],
+                  [out("int8")]))
+
+# ---------------------------------------------------------------- QUANTIZE / DEQUANTIZE
+_QF = {"int8": dict(scale=0.05, zero_point=-3), "uint8": dict(scale=0.05, zero_point=128),
+       "int16": dict(scale=0.001, zero_point=0)}
+for t, qq in _QF.items():
+    CASES.append(Case(f"quantize_float32_to_{t}", "QUANTIZE", [inp("float32", [3, 7], low=-8, high=8)],
+                      [out(t, **qq)], version=3))
+    CASES.append(Case(f"quantize_float16_to_{t}", "QUANTIZE", [inp("float16", [3, 7])], [out(t, **qq)], version=3))
+    CASES.append(Case(f"dequantize_{t}", "DEQUANTIZE", [inp(t, [3, 7], **qq)], [out("float32")], version=3))
+CASES.append(Case("quantize_float32_to_int8_perchannel", "QUANTIZE", [inp("float32", [3, 4])],
+                  [out("int8", scale=[0.01, 0.02, 0.05, 0.1], zero_point=[0, 0, 0, 0], axis=1)], version=4))
+CASES.append(Case("dequantize_int8_perchannel", "DEQUANTIZE",
+                  [inp("int8", [3, 4], scale=[0.01, 0.02, 0.05], zero_point=[0, 1, -2], axis=0)], [out("float32")],
+                  version=4))
+CASES.append(Case("dequantize_float16", "DEQUANTIZE", [inp("float16", [3, 7])], [out("float32")], version=3))
+CASES.append(Case("dequantize_float16_const", "DEQUANTIZE", [const("float16", [3, 4], np.linspace(-2, 2, 12).tolist())],
+                  [out("float32")], version=3))
+CASES.append(Case("dequantize_int8_const", "DEQUANTIZE",
+                  [const("int8", [6], [-128, -5, 0, 3, 100, 127], scale=0.1, zero_point=2)], [out("float32")],
+                  version=2))
+# requantize: integer in, integer out
+for a, qa, b, qb in [("int8", _QF["int8"], "int8", dict(scale=0.03, zero_point=5)),
+                     ("uint8", _QF["uint8"], "uint8", dict(scale=0.07, zero_point=120)),
+                     ("int8", _QF["int8"], "uint8", dict(scale=0.05, zero_point=125)),
+                     ("uint8", _QF["uint8"], "int8", dict(scale=0.05, zero_point=0)),
+                     ("int16", _QF["int16"], "int16", dict(scale=0.002, zero_point=0)),
+                     ("int16", _QF["int16"], "int8", dict(scale=0.02, zero_point=-1)),
+                     ("int8", _QF["int8"], "int16", dict(scale=0.001, zero_point=0)),
+                     ("int16", _QF["int16"], "uint8", dict(scale=0.02, zero_point=128)),
+                     ("uint8", _QF["uint8"], "int16", dict(scale=0.001, zero_point=0)),
+                     ("int16", _QF["int16"], "int32", dict(scale=0.0001, zero_point=0)),
+                     ("int8", _QF["int8"], "int32", dict(scale=0.001, zero_point=0))]:
+    CASES.append(Case(f"quantize_{a}_to_{b}", "QUANTIZE", [inp(a, [4, 6], **qa)], [out(b, **qb)], version=4))

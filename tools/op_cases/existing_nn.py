@@ -1,0 +1,423 @@
+"""Convolutions, FULLY_CONNECTED, BATCH_MATMUL, pools, SOFTMAX/LOG_SOFTMAX and PRELU: every type LiteRT runs."""
+
+import numpy as np
+
+from opmodel import Case, const, inp, out
+
+CASES = []
+_rng = np.random.default_rng(20261126)
+
+SAME, VALID = 0, 1
+NONE, RELU, RELU_N1, RELU6, TANH = 0, 1, 2, 3, 4
+
+
+def _floats(shape, low=-1.0, high=1.0):
+    return _rng.uniform(low, high, size=shape).astype(np.float32).tolist()
+
+
+def _ints(shape, low, high):
+    return _rng.integers(low, high + 1, size=shape).tolist()
+
+
+def _q_inputs(kind):
+    """(input kwargs, output kwargs, weight dtype, weight range, bias dtype) of a quantized flavour."""
+    if kind == "uint8":
+        return dict(scale=0.05, zero_point=128), dict(scale=0.25, zero_point=120), "uint8", (90, 200), "int32"
+    if kind == "int8":
+        return dict(scale=0.05, zero_point=-3), dict(scale=0.25, zero_point=5), "int8", (-127, 127), "int32"
+    return dict(scale=0.001, zero_point=0), dict(scale=0.004, zero_point=0), "int8", (-127, 127), "int64"
+
+
+def _weights(kind, shape, channels, axis, per_channel):
+    """Quantized weights with per-tensor or per-channel scales; returns (spec, scales)."""
+    _, _, wtype, (lo, hi), _ = _q_inputs(kind)
+    if per_channel:
+        scales = [0.01 + 0.004 * c for c in range(channels)]
+        spec = const(wtype, shape, _ints(shape, lo, hi), scale=scales, zero_point=[0] * channels, axis=axis)
+    else:
+        scales = [0.012]
+        zp = 140 if wtype == "uint8" else 0
+        spec = const(wtype, shape, _ints(shape, lo, hi), scale=0.012, zero_point=zp)
+    return spec, scales
+
+
+def _bias(kind, channels, in_scale, scales):
+    btype = _q_inputs(kind)[4]
+    full = scales if len(scales) == channels else scales * channels
+    bias_scales = [in_scale * s for s in full]
+    values = _ints([channels], -400, 400)
+    if len(scales) == channels:
+        return const(btype, [channels], values, scale=bias_scales, zero_point=[0] * channels)
+    return const(btype, [channels], values, scale=bias_scales[0], zero_point=0)
+
+
+# ---------------------------------------------------------------- CONV_2D
+def _conv(name, opts, in_shape=(1, 7, 7, 3), out_c=4, k=(3, 3), bias=True, filt_input=False, version=1):
+    cin = in_shape[3]
+    fshape = [out_c, k[0], k[1], cin]
+    filt = inp("float32", fshape, low=-1, high=1) if filt_input else const("float32", fshape, _floats(fshape))
+    ins = [inp("float32", list(in_shape)), filt, const("float32", [out_c], _floats([out_c])) if bias else None]
+    CASES.append(Case(name, "CONV_2D", [i for i in ins if i is not None], [out("float32")],
+                      options=("Conv2DOptions", opts), version=version))
+
+
+def _copts(pad=SAME, s=1, act=NONE, d=1, sh=None):
+    return {"padding": pad, "strideW": s, "strideH": sh or s, "fusedActivationFunction": act,
+            "dilationWFactor": d, "dilationHFactor": d}
+
+
+_conv("conv2d_float32_same", _copts())
+_conv("conv2d_float32_valid_stride2", _copts(VALID, 2))
+_conv("conv2d_float32_same_stride2_relu", _copts(SAME, 2, RELU), in_shape=(2, 8, 6, 3))
+_conv("conv2d_float32_relu6", _copts(act=RELU6))
+_conv("conv2d_float32_relu_n1", _copts(act=RELU_N1))
+_conv("conv2d_float32_tanh", _copts(act=TANH))
+_conv("conv2d_float32_dilation2", _copts(SAME, 1, NONE, 2), in_shape=(1, 9, 9, 2), version=2)
+_conv("conv2d_float32_dilation2_valid", _copts(VALID, 1, NONE, 2), in_shape=(1, 9, 9, 2), version=2)
+_conv("conv2d_float32_stride_hw", _copts(SAME, 1, NONE, 1, sh=2), in_shape=(1, 8, 7, 3))
+_conv("conv2d_float32_no_bias", _copts(), bias=False)
+_conv("conv2d_float32_1x1", _copts(VALID), k=(1, 1), in_shape=(1, 5, 5, 8), out_c=6)
+_conv("conv2d_float32_filter_input", _copts(), filt_input=True)
+_conv("conv2d_float32_kernel_5x3", _copts(SAME, 2), k=(5, 3), in_shape=(1, 10, 9, 3))
+# grouped convolution: the filter holds half of the input channels
+CASES.append(Case("conv2d_float32_grouped", "CONV_2D",
+                  [inp("float32", [1, 6, 6, 4]), const("float32", [4, 3, 3, 2], _floats([4, 3, 3, 2])),
+                   const("float32", [4], _floats([4]))], [out("float32")],
+                  options=("Conv2DOptions", _copts()), version=6))
+
+
+def _qconv(name, kind, per_channel=True, opts=None, in_shape=(1, 7, 7, 3), out_c=4, k=(3, 3), bias=True,
+           version=3, bias_type=None):
+    iq, oq, _, _, _ = _q_inputs(kind)
+    itype = "int16" if kind == "int16" else kind
+    filt, scales = _weights(kind, [out_c, k[0], k[1], in_shape[3]], out_c, 0, per_channel)
+    b = _bias(kind, out_c, iq["scale"], scales) if bias else None
+    if b is not None and bias_type:
+        b.dtype = bias_type
+    CASES.append(Case(name, "CONV_2D", [inp(itype, list(in_shape), **iq), filt] + ([b] if b else []), [out(itype, **oq)],
+                      options=("Conv2DOptions", opts or _copts()), version=version))
+
+
+for kind in ["int8", "uint8", "int16"]:
+    pcs = [True, False] if kind != "uint8" else [False]
+    for pc in pcs:
+        tag = f"conv2d_{kind}{'_perchannel' if pc else ''}"
+        _qconv(f"{tag}_same", kind, pc)
+        _qconv(f"{tag}_valid_stride2_relu", kind, pc, _copts(VALID, 2, RELU), in_shape=(2, 8, 8, 3))
+    _qconv(f"conv2d_{kind}_relu6_dilation2", kind, kind != "uint8", _copts(SAME, 1, RELU6, 2), in_shape=(1, 9, 9, 2))
+    _qconv(f"conv2d_{kind}_no_bias", kind, kind != "uint8", bias=False)
+    _qconv(f"conv2d_{kind}_1x1", kind, kind != "uint8", _copts(VALID), k=(1, 1), in_shape=(1, 4, 4, 16), out_c=8)
+_qconv("conv2d_int16_bias_int32", "int16", True, bias_type="int32")
+
+
+def _hybrid_conv(name, op, per_channel, opts, in_shape=(1, 6, 6, 3), out_c=4, k=(3, 3), version=2):
+    if op == "CONV_2D":
+        fshape, axis = [out_c, k[0], k[1], in_shape[3]], 0
+    else:
+        fshape, axis = [1, k[0], k[1], out_c], 3
+    if per_channel:
+        filt = const("int8", fshape, _ints(fshape, -127, 127), scale=[0.01 + 0.003 * c for c in range(out_c)],
+                     zero_point=[0] * out_c, axis=axis)
+    else:
+        filt = const("int8", fshape, _ints(fshape, -127, 127), scale=0.02, zero_point=0)
+    ins = [inp("float32", list(in_shape)), filt, const("float32", [out_c], _floats([out_c]))]
+    opt_name = "Conv2DOptions" if op == "CONV_2D" else "DepthwiseConv2DOptions"
+    CASES.append(Case(name, op, ins, [out("float32")], options=(opt_name, opts), version=version, tolerance=1e-4))
+
+
+_hybrid_conv("conv2d_hybrid_int8_perchannel", "CONV_2D", True, _copts())
+_hybrid_conv("conv2d_hybrid_int8_pertensor", "CONV_2D", False, _copts())
+_hybrid_conv("conv2d_hybrid_int8_stride2_relu", "CONV_2D", True, _copts(VALID, 2, RELU), in_shape=(2, 7, 7, 3))
+
+# ---------------------------------------------------------------- DEPTHWISE_CONV_2D
+
+
+def _dopts(pad=SAME, s=1, act=NONE, d=1, m=1):
+    return {"padding": pad, "strideW": s, "strideH": s, "fusedActivationFunction": act, "depthMultiplier": m,
+            "dilationWFactor": d, "dilationHFactor": d}
+
+
+def _dw(name, opts, in_shape=(1, 7, 7, 3), mult=1, bias=True, filt_input=False, version=1):
+    c = in_shape[3] * mult
+    fshape = [1, 3, 3, c]
+    filt = inp("float32", fshape, low=-1, high=1) if filt_input else const("float32", fshape, _floats(fshape))
+    ins = [inp("float32", list(in_shape)), filt, const("float32", [c], _floats([c])) if bias else None]
+    CASES.append(Case(name, "DEPTHWISE_CONV_2D", [i for i in ins if i is not None], [out("float32")], options=("DepthwiseConv2DOptions", opts),
+                      version=version))
+
+
+_dw("depthwise_float32_same", _dopts())
+_dw("depthwise_float32_valid_stride2_relu", _dopts(VALID, 2, RELU), in_shape=(2, 8, 8, 3))
+_dw("depthwise_float32_mult2", _dopts(m=2), mult=2)
+_dw("depthwise_float32_relu6_dilation2", _dopts(SAME, 1, RELU6, 2), in_shape=(1, 9, 9, 4), version=2)
+_dw("depthwise_float32_relu_n1", _dopts(act=RELU_N1))
+_dw("depthwise_float32_no_bias", _dopts(), bias=False)
+_dw("depthwise_float32_filter_input", _dopts(), filt_input=True)
+_dw("depthwise_float32_mult3_c1", _dopts(m=3), in_shape=(1, 5, 5, 1), mult=3)
+
+
+def _qdw(name, kind, per_channel=True, opts=None, in_shape=(1, 7, 7, 3), mult=1, bias=True, version=3):
+    iq, oq, _, _, _ = _q_inputs(kind)
+    c = in_shape[3] * mult
+    filt, scales = _weights(kind, [1, 3, 3, c], c, 3, per_channel)
+    b = _bias(kind, c, iq["scale"], scales) if bias else None
+    o = dict(opts or _dopts())
+    o["depthMultiplier"] = mult
+    CASES.append(Case(name, "DEPTHWISE_CONV_2D", [inp(kind, list(in_shape), **iq), filt] + ([b] if b else []),
+                      [out(kind, **oq)],
+                      options=("DepthwiseConv2DOptions", o), version=version))
+
+
+for kind in ["int8", "uint8", "int16"]:
+    pcs = [True, False] if kind != "uint8" else [False]
+    for pc in pcs:
+        tag = f"depthwise_{kind}{'_perchannel' if pc else ''}"
+        _qdw(f"{tag}_same", kind, pc)
+        _qdw(f"{tag}_valid_stride2_relu", kind, pc, _dopts(VALID, 2, RELU), in_shape=(2, 8, 8, 3))
+    _qdw(f"depthwise_{kind}_mult2_relu6_dilation2", kind, kind != "uint8", _dopts(SAME, 1, RELU6, 2),
+         in_shape=(1, 9, 9, 2), mult=2)
+    _qdw(f"depthwise_{kind}_no_bias", kind, kind != "uint8", bias=False)
+
+_hybrid_conv("depthwise_hybrid_int8_perchannel", "DEPTHWISE_CONV_2D", True, _dopts(), in_shape=(1, 6, 6, 4), version=6)
+_hybrid_conv("depthwise_hybrid_int8_pertensor", "DEPTHWISE_CONV_2D", False, _dopts(), in_shape=(1, 6, 6, 4),
+             version=6)
+_hybrid_conv("depthwise_hybrid_int8_stride2_relu6", "DEPTHWISE_CONV_2D", True, _dopts(VALID, 2, RELU6),
+             in_shape=(2, 7, 7, 4), version=6)
+
+# ---------------------------------------------------------------- FULLY_CONNECTED
+
+
+def _fopts(act=NONE, keep=False, asym=False):
+    return {"fusedActivationFunction": act, "keepNumDims": keep, "asymmetricQuantizeInputs": asym}
+
+
+def _fc(name, opts, in_shape=(2, 8), units=5, bias=True, w_input=False, version=1):
+    k = in_shape[-1]
+    w = inp("float32", [units, k], low=-1, high=1) if w_input else const("float32", [units, k], _floats([units, k]))
+    ins = [inp("float32", list(in_shape)), w, const("float32", [units], _floats([units])) if bias else None]
+    CASES.append(Case(name, "FULLY_CONNECTED", ins, [out("float32")], options=("FullyConnectedOptions", opts),
+                      version=version))
+
+
+_fc("fc_float32", _fopts())
+_fc("fc_float32_relu", _fopts(RELU))
+_fc("fc_float32_relu6", _fopts(RELU6))
+_fc("fc_float32_relu_n1", _fopts(RELU_N1))
+_fc("fc_float32_tanh", _fopts(TANH))
+_fc("fc_float32_no_bias", _fopts(), bias=False)
+_fc("fc_float32_weights_input", _fopts(), w_input=True)
+_fc("fc_float32_weights_bias_input", _fopts(), w_input=True, version=7)
+_fc("fc_float32_rank3", _fopts(), in_shape=(2, 3, 8))
+_fc("fc_float32_rank3_keep_dims", _fopts(keep=True), in_shape=(2, 3, 8), version=5)
+_fc("fc_float32_flatten", _fopts(), in_shape=(2, 2, 4))
+_fc("fc_float32_large", _fopts(RELU), in_shape=(3, 67), units=33)
+next(c for c in CASES if c.name == "fc_float32_weights_bias_input").inputs[2] = inp("float32", [5])
+
+
+def _qfc(name, kind, per_channel=False, opts=None, in_shape=(2, 8), units=5, bias=True, version=4, out_type=None,
+         oq=None):
+    iq, oq0, _, _, _ = _q_inputs(kind)
+    k = in_shape[-1]
+    w, scales = _weights(kind, [units, k], units, 0, per_channel)
+    b = _bias(kind, units, iq["scale"], scales) if bias else None
+    ot = out_type or kind
+    CASES.append(Case(name, "FULLY_CONNECTED", [inp(kind, list(in_shape), **iq), w, b], [out(ot, **(oq or oq0))],
+                      options=("FullyConnectedOptions", opts or _fopts()), version=version))
+
+
+for kind in ["int8", "uint8", "int16"]:
+    _qfc(f"fc_{kind}", kind)
+    _qfc(f"fc_{kind}_relu", kind, opts=_fopts(RELU))
+    _qfc(f"fc_{kind}_relu6_rank3_keep", kind, opts=_fopts(RELU6, keep=True), in_shape=(2, 3, 8))
+    _qfc(f"fc_{kind}_no_bias", kind, bias=False)
+    _qfc(f"fc_{kind}_large", kind, in_shape=(3, 67), units=33)
+    if kind != "uint8":
+        _qfc(f"fc_{kind}_perchannel", kind, per_channel=True, version=12)
+_qfc("fc_uint8_int16_output", "uint8", oq=dict(scale=0.01, zero_point=0), out_type="int16")
+
+
+def _hybrid_fc(name, asym, per_channel=False, in_shape=(2, 8), units=5, act=NONE, keep=False):
+    k = in_shape[-1]
+    if per_channel:
+        w = const("int8", [units, k], _ints([units, k], -127, 127), scale=[0.01 + 0.002 * u for u in range(units)],
+                  zero_point=[0] * units, axis=0)
+    else:
+        w = const("int8", [units, k], _ints([units, k], -127, 127), scale=0.015, zero_point=0)
+    ins = [inp("float32", list(in_shape)), w, const("float32", [units], _floats([units]))]
+    CASES.append(Case(name, "FULLY_CONNECTED", ins, [out("float32")],
+                      options=("FullyConnectedOptions", _fopts(act, keep, asym)), version=9, tolerance=1e-4))
+
+
+for asym in [False, True]:
+    tag = "asym" if asym else "sym"
+    _hybrid_fc(f"fc_hybrid_int8_{tag}", asym)
+    _hybrid_fc(f"fc_hybrid_int8_{tag}_perchannel", asym, per_channel=True)
+    _hybrid_fc(f"fc_hybrid_int8_{tag}_relu_rank3", asym, in_shape=(2, 3, 16), act=RELU)
+    _hybrid_fc(f"fc_hybrid_int8_{tag}_large", asym, in_shape=(3, 67), units=33)
+
+# ---------------------------------------------------------------- TRANSPOSE_CONV
+
+
+def _tconv(name, opts, out_shape, in_shape, out_c=3, k=3, bias=True, version=3, kind="float32", per_channel=True):
+    cin = in_shape[3]
+    fshape = [out_c, k, k, cin]
+    if kind == "float32":
+        filt = const("float32", fshape, _floats(fshape))
+        x = inp("float32", list(in_shape))
+        b = const("float32", [out_c], _floats([out_c])) if bias else None
+        o = out("float32")
+    else:
+        iq, oq, _, _, _ = _q_inputs(kind)
+        filt, scales = _weights(kind, fshape, out_c, 0, per_channel)
+        x = inp(kind, list(in_shape), **iq)
+        b = _bias(kind, out_c, iq["scale"], scales) if bias else None
+        o = out(kind, **oq)
+    ins = [const("int32", [4], list(out_shape)), filt, x]
+    if bias or version >= 3:
+        ins.append(b)
+    CASES.append(Case(name, "TRANSPOSE_CONV", ins, [o], options=("TransposeConvOptions", opts), version=version))
+
+
+def _topts(pad=SAME, s=2, act=NONE):
+    return {"padding": pad, "strideW": s, "strideH": s, "fusedActivationFunction": act}
+
+
+for kind in ["float32", "int8", "uint8", "int16"]:
+    pcs = [True, False] if kind in ("int8", "int16") else [False]
+    for pc in pcs:
+        tag = f"transpose_conv_{kind}{'_perchannel' if pc and kind != 'float32' else ''}"
+        _tconv(f"{tag}_same_s2", _topts(), [1, 8, 8, 3], [1, 4, 4, 2], kind=kind, per_channel=pc)
+        _tconv(f"{tag}_valid_s2", _topts(VALID), [2, 9, 9, 3], [2, 4, 4, 2], kind=kind, per_channel=pc)
+        _tconv(f"{tag}_same_s1_no_bias", _topts(SAME, 1), [1, 5, 5, 3], [1, 5, 5, 2], bias=False, kind=kind,
+               per_channel=pc)
+    _tconv(f"transpose_conv_{kind}_relu", _topts(SAME, 2, RELU), [1, 8, 8, 3], [1, 4, 4, 2], kind=kind, version=4)
+_tconv("transpose_conv_float32_v1_no_bias", _topts(), [1, 6, 6, 2], [1, 3, 3, 4], out_c=2, bias=False, version=1)
+_tconv("transpose_conv_float32_relu6_s3", _topts(VALID, 3, RELU6), [1, 11, 11, 2], [1, 3, 3, 3], out_c=2,
+       version=4)
+
+# ---------------------------------------------------------------- BATCH_MATMUL
+
+
+def _bmm(name, a, b, adj_x=False, adj_y=False, dtype="float32", rhs_const=False, version=1, qa=None, qb=None,
+         qo=None, odtype=None, asym=False, tolerance=1e-5):
+    kw_a, kw_b = qa or {}, qb or {}
+    lhs = inp(dtype, a, **kw_a)
+    if rhs_const:
+        bt = (qb or {}).get("dtype", dtype)
+        kb = {k: v for k, v in kw_b.items() if k != "dtype"}
+        vals = _floats(b, -1, 1) if bt == "float32" else _ints(b, -127, 127)
+        rhs = const(bt, b, vals, **kb)
+    else:
+        rhs = inp(dtype, b, **kw_b)
+    CASES.append(Case(name, "BATCH_MATMUL", [lhs, rhs], [out(odtype or dtype, **(qo or {}))],
+                      options=("BatchMatMulOptions", {"adjX": adj_x, "adjY": adj_y, "asymmetricQuantizeInputs": asym}),
+                      version=version, tolerance=tolerance))
+
+
+_bmm("batch_matmul_float32", [2, 3, 4], [2, 4, 5])
+_bmm("batch_matmul_float32_rank2", [3, 4], [4, 5])
+_bmm("batch_matmul_float32_broadcast", [1, 3, 4], [2, 4, 5])
+_bmm("batch_matmul_float32_broadcast_rank", [2, 2, 3, 4], [4, 5])
+_bmm("batch_matmul_float32_adj_x", [2, 4, 3], [2, 4, 5], adj_x=True)
+_bmm("batch_matmul_float32_adj_y", [2, 3, 4], [2, 5, 4], adj_y=True)
+_bmm("batch_matmul_float32_adj_xy", [2, 4, 3], [1, 5, 4], adj_x=True, adj_y=True)
+_bmm("batch_matmul_float32_const_rhs", [2, 3, 4], [4, 5], rhs_const=True)
+_bmm("batch_matmul_float32_rank5", [2, 1, 2, 3, 4], [1, 3, 1, 4, 2])
+_bmm("batch_matmul_float32_large", [2, 17, 33], [2, 33, 19])
+_I8 = dict(scale=0.05, zero_point=-3)
+_bmm("batch_matmul_int8", [2, 3, 4], [2, 4, 5], dtype="int8", qa=_I8, qb=dict(scale=0.04, zero_point=0),
+     qo=dict(scale=0.3, zero_point=2), version=2)
+_bmm("batch_matmul_int8_adj_y_broadcast", [2, 3, 4], [1, 5, 4], adj_y=True, dtype="int8", qa=_I8,
+     qb=dict(scale=0.04, zero_point=0), qo=dict(scale=0.3, zero_point=2), version=2)
+_bmm("batch_matmul_int8_const_rhs", [2, 3, 8], [8, 5], dtype="int8", rhs_const=True, qa=_I8,
+     qb=dict(scale=0.04, zero_point=0), qo=dict(scale=0.3, zero_point=2), version=2)
+_bmm("batch_matmul_int16", [2, 3, 4], [2, 4, 5], dtype="int16", qa=dict(scale=0.001, zero_point=0),
+     qb=dict(scale=0.002, zero_point=0), qo=dict(scale=0.01, zero_point=0), version=3)
+_bmm("batch_matmul_int16_adj_x", [2, 4, 3], [2, 4, 5], adj_x=True, dtype="int16", qa=dict(scale=0.001, zero_point=0),
+     qb=dict(scale=0.002, zero_point=0), qo=dict(scale=0.01, zero_point=0), version=3)
+for asym in [False, True]:
+    tag = "asym" if asym else "sym"
+    _bmm(f"batch_matmul_hybrid_{tag}", [2, 3, 8], [8, 5], rhs_const=True, qb=dict(dtype="int8", scale=0.02),
+         asym=asym, version=4, tolerance=1e-4)
+    _bmm(f"batch_matmul_hybrid_{tag}_batched", [2, 3, 8], [2, 8, 5], rhs_const=True,
+         qb=dict(dtype="int8", scale=0.02), asym=asym, version=4, tolerance=1e-4)
+_bmm("batch_matmul_int32", [2, 3, 4], [2, 4, 5], dtype="int32", qa=dict(low=-5, high=5), qb=dict(low=-5, high=5))
+_bmm("batch_matmul_float16", [2, 3, 4], [2, 4, 5], dtype="float16")
+
+# ---------------------------------------------------------------- AVERAGE_POOL_2D / MAX_POOL_2D
+
+
+def _popts(pad=SAME, s=2, f=2, act=NONE, fh=None, sh=None):
+    return {"padding": pad, "strideW": s, "strideH": sh or s, "filterWidth": f, "filterHeight": fh or f,
+            "fusedActivationFunction": act}
+
+
+_POOL_Q = {"float32": {}, "uint8": dict(scale=0.05, zero_point=128), "int8": dict(scale=0.05, zero_point=-3),
+           "int16": dict(scale=0.001, zero_point=0)}
+for op, low in [("AVERAGE_POOL_2D", "average_pool"), ("MAX_POOL_2D", "max_pool")]:
+    for dtype, q in _POOL_Q.items():
+        version = {"float32": 1, "uint8": 1, "int8": 2, "int16": 3}[dtype]
+        shapes = [("same_2x2_s2", _popts(), [1, 7, 7, 3]), ("valid_3x3_s2", _popts(VALID, 2, 3), [2, 8, 8, 2]),
+                  ("same_3x3_s1_relu", _popts(SAME, 1, 3, RELU), [1, 5, 5, 4]),
+                  ("valid_2x3_s1x2_relu6", _popts(VALID, 2, 3, RELU6, fh=2, sh=1), [1, 6, 9, 3]),
+                  ("same_global", _popts(VALID, 1, 6), [1, 6, 6, 5]),
+                  ("same_relu_n1", _popts(SAME, 2, 3, RELU_N1), [1, 6, 6, 2])]
+        for tag, opts, shape in shapes:
+            CASES.append(Case(f"{low}_{dtype}_{tag}", op, [inp(dtype, shape, **q)], [out(dtype, **q)],
+                              options=("Pool2DOptions", opts), version=version))
+
+# ---------------------------------------------------------------- SOFTMAX / LOG_SOFTMAX
+for beta in [1.0, 0.5]:
+    b = str(beta).replace(".", "_")
+    CASES.append(Case(f"softmax_float32_beta{b}", "SOFTMAX", [inp("float32", [3, 7])], [out("float32")],
+                      options=("SoftmaxOptions", {"beta": beta})))
+CASES.append(Case("softmax_float32_rank4", "SOFTMAX", [inp("float32", [2, 2, 3, 5], low=-10, high=10)],
+                  [out("float32")], options=("SoftmaxOptions", {"beta": 1.0})))
+CASES.append(Case("softmax_float32_rank1", "SOFTMAX", [inp("float32", [9])], [out("float32")],
+                  options=("SoftmaxOptions", {"beta": 2.0})))
+CASES.append(Case("softmax_float32_rank3", "SOFTMAX", [inp("float32", [2, 3, 11])], [out("float32")],
+                  options=("SoftmaxOptions", {"beta": 1.0})))
+_SM = [("uint8", dict(scale=0.1, zero_point=128), "uint8", dict(scale=1 / 256, zero_point=0), 1),
+       ("int8", dict(scale=0.1, zero_point=-3), "int8", dict(scale=1 / 256, zero_point=-128), 2),
+       ("int8", dict(scale=0.1, zero_point=-3), "int16", dict(scale=1 / 32768, zero_point=0), 3),
+       ("uint8", dict(scale=0.1, zero_point=128), "int16", dict(scale=1 / 32768, zero_point=0), 3),
+       ("int16", dict(scale=0.001, zero_point=0), "int16", dict(scale=1 / 32768, zero_point=0), 3)]
+for itype, iq, otype, oq, version in _SM:
+    for beta in [1.0, 0.7]:
+        b = str(beta).replace(".", "_")
+        CASES.append(Case(f"softmax_{itype}_{otype}_beta{b}", "SOFTMAX", [inp(itype, [3, 10], **iq)],
+                          [out(otype, **oq)], options=("SoftmaxOptions", {"beta": beta}), version=version))
+    CASES.append(Case(f"softmax_{itype}_{otype}_rank4", "SOFTMAX", [inp(itype, [2, 2, 2, 6], **iq)],
+                      [out(otype, **oq)], options=("SoftmaxOptions", {"beta": 1.0}), version=version))
+
+CASES.append(Case("log_softmax_float32", "LOG_SOFTMAX", [inp("float32", [3, 7])], [out("float32")]))
+CASES.append(Case("log_softmax_float32_rank4", "LOG_SOFTMAX", [inp("float32", [2, 2, 3, 5], low=-20, high=20)],
+                  [out("float32")]))
+CASES.append(Case("log_softmax_uint8", "LOG_SOFTMAX", [inp("uint8", [3, 10], scale=0.1, zero_point=128)],
+                  [out("uint8", scale=16 / 256, zero_point=255)]))
+CASES.append(Case("log_softmax_int8", "LOG_SOFTMAX", [inp("int8", [3, 10], scale=0.1, zero_point=-3)],
+                  [out("int8", scale=16 / 256, zero_point=127)], version=2))
+CASES.append(Case("log_softmax_int8_rank4", "LOG_SOFTMAX", [inp("int8", [2, 2, 2, 9], scale=0.05, zero_point=0)],
+                  [out("int8", scale=16 / 256, zero_point=127)], version=2))
+
+# ---------------------------------------------------------------- PRELU
+CASES.append(Case("prelu_float32", "PRELU", [inp("float32", [2, 3, 4]), const("float32", [2, 3, 4], _floats([2, 3, 4]))],
+                  [out("float32")]))
+CASES.append(Case("prelu_float32_broadcast", "PRELU", [inp("float32", [2, 4, 4, 3]), const("float32", [1, 1, 3],
+                                                                                            _floats([1, 1, 3]))],
+                  [out("float32")]))
+CASES.append(Case("prelu_float32_alpha_input", "PRELU", [inp("float32", [2, 5, 3]), inp("float32", [3])],
+                  [out("float32")]))
+for dtype, iq, aq, oq in [("uint8", dict(scale=0.05, zero_point=128), dict(scale=0.01, zero_point=50),
+                           dict(scale=0.04, zero_point=100)),
+                          ("int8", dict(scale=0.05, zero_point=-3), dict(scale=0.01, zero_point=-20),
+                           dict(scale=0.04, zero_point=10)),
+                          ("int16", dict(scale=0.001, zero_point=0), dict(scale=0.01, zero_point=0),
+                           dict(scale=0.002, zero_point=0))]:
+    lo, hi = (0, 255) if dtype == "uint8" else (-128, 127) if dtype == "int8" else (-20000, 20000)
+    CASES.append(Case(f"prelu_{dtype}", "PRELU", [inp(dtype, [2, 3, 4], **iq),
+                                                   const(dtype, [4], _ints([4], lo, hi), **aq)],
+                      [out(dtype, **oq)], version=1))
+    CASES.append(Case(f"prelu_{dtype}_broadcast", "PRELU", [inp(dtype, [2, 3, 3, 4], **iq),
+                                                             const(dtype, [3, 1, 4], _ints([3, 1, 4], lo, hi), **aq)],
+                      [out(dtype, **oq)], version=1))
