@@ -312,3 +312,13 @@ for a, qa, b, qb in [("int8", _QF["int8"], "int8", dict(scale=0.03, zero_point=5
                      ("int16", _QF["int16"], "int32", dict(scale=0.0001, zero_point=0)),
                      ("int8", _QF["int8"], "int32", dict(scale=0.001, zero_point=0))]:
     CASES.append(Case(f"quantize_{a}_to_{b}", "QUANTIZE", [inp(a, [4, 6], **qa)], [out(b, **qb)], version=4))
+for b, qb in [("int8", dict(scale=0.05, zero_point=-2)), ("int16", dict(scale=0.01, zero_point=0)),
+              ("uint8", dict(scale=0.05, zero_point=128))]:
+    CASES.append(Case(f"quantize_int32_to_{b}", "QUANTIZE", [inp("int32", [4, 6], low=-5000, high=5000, scale=0.001,
+                                                                 zero_point=3)], [out(b, **qb)], version=4))
+CASES.append(Case("quantize_float32_to_uint8_perchannel_axis0", "QUANTIZE", [inp("float32", [3, 2, 4])],
+                  [out("uint8", scale=[0.01, 0.02, 0.05], zero_point=[128, 100, 3], axis=0)], version=4))
+CASES.append(Case("quantize_float32_to_int16_perchannel", "QUANTIZE", [inp("float32", [2, 5])],
+                  [out("int16", scale=[0.001, 0.0005], zero_point=[0, 0], axis=0)], version=4))
+CASES.append(Case("quantize_float32_to_int8_large", "QUANTIZE", [inp("float32", [5, 37], low=-8, high=8)],
+                  [out("int8", scale=0.06, zero_point=1)], version=2))

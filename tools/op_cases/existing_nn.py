@@ -107,7 +107,11 @@ for kind in ["int8", "uint8", "int16"]:
     _qconv(f"conv2d_{kind}_relu6_dilation2", kind, kind != "uint8", _copts(SAME, 1, RELU6, 2), in_shape=(1, 9, 9, 2))
     _qconv(f"conv2d_{kind}_no_bias", kind, kind != "uint8", bias=False)
     _qconv(f"conv2d_{kind}_1x1", kind, kind != "uint8", _copts(VALID), k=(1, 1), in_shape=(1, 4, 4, 16), out_c=8)
+# int16 CONV_2D with an int32 bias: LiteRT 2.3's optimized 16x8 path gives saturated values unrelated to the
+# convolution (signs too), so there is nothing to match; the case is drawn (to keep the seeded constants of the
+# later cases) and dropped.
 _qconv("conv2d_int16_bias_int32", "int16", True, bias_type="int32")
+CASES.pop()
 
 
 def _hybrid_conv(name, op, per_channel, opts, in_shape=(1, 6, 6, 3), out_c=4, k=(3, 3), version=2):
@@ -151,7 +155,7 @@ _dw("depthwise_float32_valid_stride2_relu", _dopts(VALID, 2, RELU), in_shape=(2,
 _dw("depthwise_float32_mult2", _dopts(m=2), mult=2)
 _dw("depthwise_float32_relu6_dilation2", _dopts(SAME, 1, RELU6, 2), in_shape=(1, 9, 9, 4), version=2)
 _dw("depthwise_float32_relu_n1", _dopts(act=RELU_N1))
-_dw("depthwise_float32_no_bias", _dopts(), bias=False)
+# DEPTHWISE_CONV_2D float32 with two inputs (no bias) crashes LiteRT 2.3 (segmentation fault in invoke): no case.
 _dw("depthwise_float32_filter_input", _dopts(), filt_input=True)
 _dw("depthwise_float32_mult3_c1", _dopts(m=3), in_shape=(1, 5, 5, 1), mult=3)
 
@@ -176,11 +180,14 @@ for kind in ["int8", "uint8", "int16"]:
         _qdw(f"{tag}_valid_stride2_relu", kind, pc, _dopts(VALID, 2, RELU), in_shape=(2, 8, 8, 3))
     _qdw(f"depthwise_{kind}_mult2_relu6_dilation2", kind, kind != "uint8", _dopts(SAME, 1, RELU6, 2),
          in_shape=(1, 9, 9, 2), mult=2)
-    _qdw(f"depthwise_{kind}_no_bias", kind, kind != "uint8", bias=False)
+    # no bias: LiteRT 2.3 crashes (segmentation fault) on a two-input DEPTHWISE_CONV_2D
 
 _hybrid_conv("depthwise_hybrid_int8_perchannel", "DEPTHWISE_CONV_2D", True, _dopts(), in_shape=(1, 6, 6, 4), version=6)
+# Hybrid DEPTHWISE_CONV_2D with one filter scale: LiteRT 2.3 reads a scale per channel past the end of the
+# one-element array (channels 1.. are garbage), so the case is drawn and dropped.
 _hybrid_conv("depthwise_hybrid_int8_pertensor", "DEPTHWISE_CONV_2D", False, _dopts(), in_shape=(1, 6, 6, 4),
              version=6)
+CASES.pop()
 _hybrid_conv("depthwise_hybrid_int8_stride2_relu6", "DEPTHWISE_CONV_2D", True, _dopts(VALID, 2, RELU6),
              in_shape=(2, 7, 7, 4), version=6)
 
@@ -414,6 +421,8 @@ for dtype, iq, aq, oq in [("uint8", dict(scale=0.05, zero_point=128), dict(scale
                            dict(scale=0.04, zero_point=10)),
                           ("int16", dict(scale=0.001, zero_point=0), dict(scale=0.01, zero_point=0),
                            dict(scale=0.002, zero_point=0))]:
+    # int16 input with int16 alpha: LiteRT 2.3 reads the alpha bytes as int8 (its 16x8 scheme), so those
+    # two cases are drawn and dropped; the int16/int8 cases below are the real ones.
     lo, hi = (0, 255) if dtype == "uint8" else (-128, 127) if dtype == "int8" else (-20000, 20000)
     CASES.append(Case(f"prelu_{dtype}", "PRELU", [inp(dtype, [2, 3, 4], **iq),
                                                    const(dtype, [4], _ints([4], lo, hi), **aq)],
@@ -421,3 +430,24 @@ for dtype, iq, aq, oq in [("uint8", dict(scale=0.05, zero_point=128), dict(scale
     CASES.append(Case(f"prelu_{dtype}_broadcast", "PRELU", [inp(dtype, [2, 3, 3, 4], **iq),
                                                              const(dtype, [3, 1, 4], _ints([3, 1, 4], lo, hi), **aq)],
                       [out(dtype, **oq)], version=1))
+    if dtype == "int16":
+        CASES.pop()
+        CASES.pop()
+
+
+def _retype_bias(case, dtype):
+    case.inputs[2].dtype = dtype
+    return case
+
+
+_qdw("depthwise_int16_bias_int32", "int16", True)
+_retype_bias(CASES[-1], "int32").name = "depthwise_int16_bias_int32"
+_qfc("fc_int16_bias_int32", "int16")
+_retype_bias(CASES[-1], "int32")
+_qfc("fc_int16_perchannel_bias_int32", "int16", per_channel=True, version=12)
+_retype_bias(CASES[-1], "int32")
+for shape, ashape in [([2, 3, 4], [4]), ([2, 3, 3, 4], [3, 1, 4])]:
+    CASES.append(Case(f"prelu_int16_int8_alpha_rank{len(shape)}", "PRELU",
+                      [inp("int16", shape, scale=0.001, zero_point=0),
+                       const("int8", ashape, _ints(ashape, -127, 127), scale=0.01, zero_point=0)],
+                      [out("int16", scale=0.002, zero_point=0)]))

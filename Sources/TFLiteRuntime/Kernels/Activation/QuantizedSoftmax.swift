@@ -7,7 +7,7 @@ import Foundation
 ///   value below the row maximum;
 /// - per row, a float sum of table values in order, `inv = 1 / (sum × s_out)`;
 /// - each output `table[…] × inv` quantized as `Int(p + 0.5)` for uint8 (x86's path) and
-///   `round(p) + zp` for int8.
+///   `round(p) + zp` for int8 and int16 (a uint8/int8 input may have an int16 output).
 struct QuantizedSoftmax {
     var table = [Float](repeating: 0, count: 256)
     var outputScale: Float = 0
@@ -16,11 +16,13 @@ struct QuantizedSoftmax {
     init() {}
 
     init(_ node: Node, beta: Float, input x: RuntimeTensor, output y: RuntimeTensor) throws {
-        guard y.type == x.type else { throw node.error("output type \(y.type.name) differs from input \(x.type.name)") }
+        guard y.type == x.type || y.type == .int16 else {
+            throw node.error("output type \(y.type.name) differs from input \(x.type.name)")
+        }
         guard x.quantization != nil, y.quantization != nil, y.scale > 0 else {
             throw node.error("quantized input and output need scales")
         }
-        if x.type == .int8 {
+        if y.type == .int8 {
             guard y.zeroPoint == -128, Swift.abs(y.scale - 1.0 / 256) <= 0.001 / 256 else {
                 throw node.error("int8 output needs zero point -128 and scale 1/256")
             }
@@ -31,14 +33,21 @@ struct QuantizedSoftmax {
     }
 
     func apply<T: QuantizedElement>(_ node: Node, _: T.Type, _ x: RuntimeTensor, _ y: RuntimeTensor) throws {
+        if y.type == .int16 { return try apply(node, T.self, Int16.self, x, y) }
+        try apply(node, T.self, T.self, x, y)
+    }
+
+    func apply<T: QuantizedElement, U: QuantizedElement>(
+        _ node: Node, _: T.Type, _: U.Type, _ x: RuntimeTensor, _ y: RuntimeTensor
+    ) throws {
         let input = try node.elementwiseBuffer(x, T.self, role: "input")
-        let output = try node.elementwiseBuffer(y, T.self, role: "output")
+        let output = try node.elementwiseBuffer(y, U.self, role: "output")
         guard input.count == output.count else { throw node.error("output is not sized like the input") }
         let depth = x.rank == 0 ? 1 : x.shape[x.rank - 1]
         guard depth > 0, let px = input.baseAddress, let py = output.baseAddress else { return }
         let rows = input.count / depth
         let scale = outputScale, zp = outputZeroPoint
-        let unsigned = T.self == UInt8.self
+        let unsigned = U.self == UInt8.self
         table.withUnsafeBufferPointer { t in
             guard let tp = t.baseAddress else { return }
             parallelFor(rows, threads: node.threadCount, minimumPerThread: max(1, 8192 / depth)) { range in
@@ -50,8 +59,8 @@ struct QuantizedSoftmax {
     }
 
     @inline(__always)
-    static func row<T: QuantizedElement>(
-        _ x: UnsafePointer<T>, _ y: UnsafeMutablePointer<T>, _ n: Int, _ table: UnsafePointer<Float>, _ scale: Float,
+    static func row<T: QuantizedElement, U: QuantizedElement>(
+        _ x: UnsafePointer<T>, _ y: UnsafeMutablePointer<U>, _ n: Int, _ table: UnsafePointer<Float>, _ scale: Float,
         _ zp: Int32, _ unsigned: Bool
     ) {
         var maximum = Int32(T.min)
@@ -60,14 +69,14 @@ struct QuantizedSoftmax {
         var sum: Float = 0
         for j in 0..<n { sum += base[Int(x[j])] }
         let inverse: Float = 1 / (sum * scale)
-        let lo = Int32(T.min), hi = Int32(T.max)
+        let lo = Int32(U.min), hi = Int32(U.max)
         for j in 0..<n {
             let p = base[Int(x[j])] * inverse
             let q =
                 unsigned
                 ? ReferenceQuantizedActivation.truncateToInt32(p + 0.5)
                 : ReferenceQuantizedActivation.truncateToInt32(p.rounded(.toNearestOrAwayFromZero)) &+ zp
-            y[j] = T(truncatingIfNeeded: Swift.min(hi, Swift.max(lo, q)))
+            y[j] = U(truncatingIfNeeded: Swift.min(hi, Swift.max(lo, q)))
         }
     }
 }

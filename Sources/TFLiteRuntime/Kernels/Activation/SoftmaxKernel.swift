@@ -1,7 +1,7 @@
 import Foundation
 
 /// SOFTMAX over the last axis of a float32 tensor of any rank, with `beta` (`SoftmaxOptions`
-/// field 0) scaling the logits.
+/// field 0) scaling the logits; quantized uint8/int8 (output of the same type or int16) and int16.
 ///
 /// As in LiteRT, each row subtracts its maximum before exponentiating, so large logits do not
 /// overflow: `y = exp((x - max) * beta) / sum`.
@@ -30,7 +30,8 @@ final class SoftmaxKernel: OpKernel {
         default:
             throw node.error("input type \(x.type.name) is not supported; supported: FLOAT32")
         }
-        try node.setOutput(0, type: x.type, shape: x.shape)
+        let y = try node.output(0)
+        try node.setOutput(0, type: x.type == .float32 ? x.type : y.type, shape: x.shape)
     }
 
     func eval(_ node: Node) throws {

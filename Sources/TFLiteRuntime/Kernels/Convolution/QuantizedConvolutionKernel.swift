@@ -106,7 +106,9 @@ final class QuantizedConvolutionKernel: OpKernel {
         wide = input.type == .int16
         try FloatOperand.checkExtent(input.shape, node: node, role: "input")
         try FloatOperand.checkExtent(filter.shape, node: node, role: "filter")
-        let outputType = input.type
+        // LiteRT's uint8 FULLY_CONNECTED may also write int16 (the same GEMM, a wider output).
+        let outputType: TensorType =
+            kind == .fullyConnected && input.type == .uint8 && output.type == .int16 ? .int16 : input.type
 
         let channels: Int
         switch kind {
@@ -224,7 +226,7 @@ final class QuantizedConvolutionKernel: OpKernel {
             for c in 0..<(channels - channels % 8) { roundings[c] = .gemm }
         }
         stage.set(biases: biases, multipliers: multipliers, roundings: roundings)
-        activations8Bit = input.type != .int16
+        activations8Bit = input.type != .int16 && outputType == input.type
         usesDepthwise8 = false
         if kind == .depthwise, activations8Bit, depthMultiplier == 1, let g = geometry {
             usesDepthwise8 = depthwise8.configure(
