@@ -297,7 +297,8 @@ for kind in ["float32", "int8", "uint8", "int16"]:
         _tconv(f"{tag}_valid_s2", _topts(VALID), [2, 9, 9, 3], [2, 4, 4, 2], kind=kind, per_channel=pc)
         _tconv(f"{tag}_same_s1_no_bias", _topts(SAME, 1), [1, 5, 5, 3], [1, 5, 5, 2], bias=False, kind=kind,
                per_channel=pc)
-    _tconv(f"transpose_conv_{kind}_relu", _topts(SAME, 2, RELU), [1, 8, 8, 3], [1, 4, 4, 2], kind=kind, version=4)
+    _tconv(f"transpose_conv_{kind}_relu", _topts(SAME, 2, RELU), [1, 8, 8, 3], [1, 4, 4, 2], kind=kind, version=4,
+           per_channel=kind != "uint8")
 _tconv("transpose_conv_float32_v1_no_bias", _topts(), [1, 6, 6, 2], [1, 3, 3, 4], out_c=2, bias=False, version=1)
 _tconv("transpose_conv_float32_relu6_s3", _topts(VALID, 3, RELU6), [1, 11, 11, 2], [1, 3, 3, 3], out_c=2,
        version=4)
@@ -451,3 +452,99 @@ for shape, ashape in [([2, 3, 4], [4]), ([2, 3, 3, 4], [3, 1, 4])]:
                       [inp("int16", shape, scale=0.001, zero_point=0),
                        const("int8", ashape, _ints(ashape, -127, 127), scale=0.01, zero_point=0)],
                       [out("int16", scale=0.002, zero_point=0)]))
+
+# ---------------------------------------------------------------- larger shapes (the SIMD / GEMM paths)
+_conv("conv2d_float32_wide_channels", _copts(SAME, 1, RELU), in_shape=(1, 9, 9, 19), out_c=37)
+_conv("conv2d_float32_1x1_large", _copts(VALID), k=(1, 1), in_shape=(2, 6, 6, 33), out_c=65)
+_conv("conv2d_float32_dilation_stride", {**_copts(SAME, 2, RELU6), "dilationWFactor": 2, "dilationHFactor": 3},
+      in_shape=(1, 11, 10, 5), out_c=7, version=2)
+for kind in ["int8", "uint8", "int16"]:
+    pc = kind != "uint8"
+    _qconv(f"conv2d_{kind}_wide_channels", kind, pc, _copts(SAME, 1, RELU), in_shape=(1, 9, 9, 19), out_c=37)
+    _qconv(f"conv2d_{kind}_1x1_large", kind, pc, _copts(VALID), k=(1, 1), in_shape=(2, 6, 6, 33), out_c=65)
+    _qconv(f"conv2d_{kind}_dilation_stride", kind, pc,
+           {**_copts(SAME, 2, RELU6), "dilationWFactor": 2, "dilationHFactor": 3}, in_shape=(1, 11, 10, 5), out_c=7)
+CASES.append(Case("conv2d_int8_grouped", "CONV_2D",
+                  [inp("int8", [1, 6, 6, 4], scale=0.05, zero_point=-3),
+                   const("int8", [4, 3, 3, 2], _ints([4, 3, 3, 2], -127, 127), scale=[0.01, 0.02, 0.015, 0.03],
+                         zero_point=[0] * 4, axis=0),
+                   const("int32", [4], _ints([4], -300, 300), scale=[0.0005, 0.001, 0.00075, 0.0015],
+                         zero_point=[0] * 4)],
+                  [out("int8", scale=0.2, zero_point=1)], options=("Conv2DOptions", _copts()), version=6))
+_hybrid_conv("conv2d_hybrid_int8_wide", "CONV_2D", True, _copts(SAME, 1, RELU6), in_shape=(2, 8, 8, 21), out_c=34)
+_hybrid_conv("conv2d_hybrid_int8_pertensor_dilation", "CONV_2D", False, {**_copts(), "dilationWFactor": 2,
+                                                                          "dilationHFactor": 2},
+             in_shape=(1, 9, 9, 3))
+_dw("depthwise_float32_wide", _dopts(SAME, 1, RELU), in_shape=(1, 10, 10, 35))
+_dw("depthwise_float32_wide_stride2_mult2", _dopts(SAME, 2, RELU6, m=2), in_shape=(2, 9, 9, 13), mult=2)
+for kind in ["int8", "uint8", "int16"]:
+    _qdw(f"depthwise_{kind}_wide", kind, kind != "uint8", _dopts(SAME, 1, RELU), in_shape=(1, 10, 10, 35))
+    _qdw(f"depthwise_{kind}_wide_stride2", kind, kind != "uint8", _dopts(VALID, 2, RELU6), in_shape=(2, 9, 9, 16))
+    _qdw(f"depthwise_{kind}_wide_mult2", kind, kind != "uint8", _dopts(SAME, 1, NONE, 2), in_shape=(1, 8, 8, 9),
+         mult=2)
+_hybrid_conv("depthwise_hybrid_int8_wide", "DEPTHWISE_CONV_2D", True, _dopts(SAME, 1, RELU), in_shape=(2, 8, 8, 24),
+             out_c=24, version=6)
+_fc("fc_float32_rank4_keep", _fopts(RELU, keep=True), in_shape=(2, 2, 3, 16), units=9, version=5)
+_fc("fc_float32_wide", _fopts(), in_shape=(5, 130), units=70)
+for kind in ["int8", "uint8", "int16"]:
+    _qfc(f"fc_{kind}_wide", kind, in_shape=(5, 130), units=70)
+    _qfc(f"fc_{kind}_rank4", kind, opts=_fopts(RELU), in_shape=(2, 2, 3, 16), units=9)
+    if kind != "uint8":
+        _qfc(f"fc_{kind}_perchannel_wide", kind, per_channel=True, opts=_fopts(RELU6), in_shape=(4, 67), units=41,
+             version=12)
+for asym in [False, True]:
+    tag = "asym" if asym else "sym"
+    _hybrid_fc(f"fc_hybrid_int8_{tag}_perchannel_wide", asym, per_channel=True, in_shape=(4, 130), units=70,
+               act=RELU6)
+    _hybrid_fc(f"fc_hybrid_int8_{tag}_keep_dims", asym, in_shape=(2, 3, 16), keep=True)
+for kind in ["float32", "int8", "int16"]:
+    _tconv(f"transpose_conv_{kind}_wide", _topts(SAME, 2), [1, 10, 10, 19], [1, 5, 5, 17], out_c=19, kind=kind)
+    _tconv(f"transpose_conv_{kind}_valid_s1", _topts(VALID, 1), [2, 7, 7, 5], [2, 5, 5, 3], out_c=5, kind=kind)
+    _tconv(f"transpose_conv_{kind}_relu6_s2", _topts(SAME, 2, RELU6), [1, 6, 6, 4], [1, 3, 3, 3], out_c=4, kind=kind,
+           version=4)
+_tconv("transpose_conv_uint8_wide", _topts(SAME, 2), [1, 10, 10, 19], [1, 5, 5, 17], out_c=19, kind="uint8",
+       per_channel=False)
+_bmm("batch_matmul_int8_wide", [3, 17, 40], [3, 40, 23], dtype="int8", qa=_I8, qb=dict(scale=0.04, zero_point=0),
+     qo=dict(scale=0.5, zero_point=-1), version=2)
+_bmm("batch_matmul_int8_adj_x_rank4", [2, 2, 6, 5], [1, 2, 6, 7], adj_x=True, dtype="int8", qa=_I8,
+     qb=dict(scale=0.04, zero_point=0), qo=dict(scale=0.3, zero_point=2), version=2)
+_bmm("batch_matmul_int16_wide_adj_y", [2, 9, 33], [1, 11, 33], adj_y=True, dtype="int16",
+     qa=dict(scale=0.001, zero_point=0), qb=dict(scale=0.002, zero_point=0), qo=dict(scale=0.05, zero_point=0),
+     version=3)
+_bmm("batch_matmul_float32_adj_y_const", [2, 3, 4], [5, 4], adj_y=True, rhs_const=True)
+for asym in [False, True]:
+    tag = "asym" if asym else "sym"
+    _bmm(f"batch_matmul_hybrid_{tag}_wide", [2, 9, 70], [70, 33], rhs_const=True, qb=dict(dtype="int8", scale=0.02),
+         asym=asym, version=4, tolerance=1e-4)
+    _bmm(f"batch_matmul_hybrid_{tag}_adj_y", [2, 3, 8], [5, 8], adj_y=True, rhs_const=True,
+         qb=dict(dtype="int8", scale=0.02), asym=asym, version=4, tolerance=1e-4)
+for op, low in [("AVERAGE_POOL_2D", "average_pool"), ("MAX_POOL_2D", "max_pool")]:
+    for dtype, q in _POOL_Q.items():
+        version = {"float32": 1, "uint8": 1, "int8": 2, "int16": 3}[dtype]
+        CASES.append(Case(f"{low}_{dtype}_wide_3x3_s2", op, [inp(dtype, [2, 13, 13, 35], **q)], [out(dtype, **q)],
+                          options=("Pool2DOptions", _popts(SAME, 2, 3)), version=version))
+        CASES.append(Case(f"{low}_{dtype}_filter_larger_than_input", op, [inp(dtype, [1, 3, 3, 4], **q)],
+                          [out(dtype, **q)], options=("Pool2DOptions", _popts(SAME, 2, 5)), version=version))
+CASES.append(Case("average_pool_uint8_rescale", "AVERAGE_POOL_2D", [inp("uint8", [1, 6, 6, 3], scale=0.05,
+                                                                           zero_point=128)],
+                  [out("uint8", scale=0.1, zero_point=100)], options=("Pool2DOptions", _popts())))
+CASES.append(Case("softmax_float32_wide", "SOFTMAX", [inp("float32", [2, 1001], low=-8, high=8)], [out("float32")],
+                  options=("SoftmaxOptions", {"beta": 1.0})))
+for itype, iq, otype, oq, version in _SM:
+    CASES.append(Case(f"softmax_{itype}_{otype}_wide", "SOFTMAX", [inp(itype, [2, 1001], **iq)],
+                      [out(otype, **oq)], options=("SoftmaxOptions", {"beta": 1.0}), version=version))
+CASES.append(Case("softmax_int8_small_scale", "SOFTMAX", [inp("int8", [4, 16], scale=0.01, zero_point=0)],
+                  [out("int8", scale=1 / 256, zero_point=-128)], options=("SoftmaxOptions", {"beta": 1.0}), version=2))
+CASES.append(Case("log_softmax_float32_wide", "LOG_SOFTMAX", [inp("float32", [2, 1001], low=-8, high=8)],
+                  [out("float32")]))
+CASES.append(Case("log_softmax_uint8_wide", "LOG_SOFTMAX", [inp("uint8", [2, 300], scale=0.05, zero_point=120)],
+                  [out("uint8", scale=16 / 256, zero_point=255)]))
+CASES.append(Case("log_softmax_int8_wide", "LOG_SOFTMAX", [inp("int8", [2, 300], scale=0.05, zero_point=-10)],
+                  [out("int8", scale=16 / 256, zero_point=127)], version=2))
+CASES.append(Case("prelu_float32_wide", "PRELU", [inp("float32", [2, 7, 7, 33]), const("float32", [33], _floats([33]))],
+                  [out("float32")]))
+CASES.append(Case("prelu_int8_wide", "PRELU", [inp("int8", [2, 7, 7, 33], scale=0.05, zero_point=-3),
+                                               const("int8", [33], _ints([33], -127, 127), scale=0.01, zero_point=2)],
+                  [out("int8", scale=0.04, zero_point=10)]))
+CASES.append(Case("prelu_float32_alpha_full_input", "PRELU", [inp("float32", [3, 4]), inp("float32", [3, 4])],
+                  [out("float32")]))

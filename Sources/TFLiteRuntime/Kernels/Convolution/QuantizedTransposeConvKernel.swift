@@ -5,7 +5,8 @@
 /// int64 bias) accumulator image; taps that land outside the output are dropped. Then the bias and
 /// LiteRT's output stage, which for int8/int16 runs NEON code on blocks of 8 channels (rounding shift
 /// with ties upward, `FixedPoint.GemmRounding.gemm`) and `MultiplyByQuantizedMultiplier` (ties away
-/// from zero) on the leftover channels; uint8 uses `MultiplyByQuantizedMultiplier` throughout.
+/// from zero) on the leftover channels; uint8 runs NEON blocks of 16 over the flat output
+/// (`MultiplyByQuantizedMultiplier4Rows`) and `MultiplyByQuantizedMultiplier` on the tail.
 /// For int16 activations LiteRT runs its reference kernel (64-bit accumulators, reference rounding)
 /// unless the options set `quantized_bias_type` to int32.
 final class QuantizedTransposeConvKernel: OpKernel {
@@ -143,6 +144,9 @@ final class QuantizedTransposeConvKernel: OpKernel {
         }
         let type = output.type
         let neonChannels = type == .uint8 || wideBias || referenceRounding ? 0 : channels - channels % 8
+        // uint8's output stage (`optimized_ops::Quantize`) runs over the flat output: NEON blocks of 16
+        // values with `MultiplyByQuantizedMultiplier4Rows`, the tail with the scalar multiply.
+        let neonFlat = type == .uint8 ? outPixels * channels / 16 * 16 : 0
         withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(1, channels)) { rowBuffer in
             guard let row = rowBuffer.baseAddress else { return }
             for p in 0..<outPixels {
@@ -153,8 +157,12 @@ final class QuantizedTransposeConvKernel: OpKernel {
                         v = FixedPoint.multiply(a[c] &+ biases[c], by: multipliers[c]) &+ outputZeroPoint
                     } else {
                         let sum = Int32(truncatingIfNeeded: a[c]) &+ Int32(truncatingIfNeeded: biases[c])
-                        v = FixedPoint.multiply(sum, by: multipliers[c], rounding: c < neonChannels ? .gemm : .reference)
-                            &+ outputZeroPoint
+                        if p * channels + c < neonFlat {
+                            v = FixedPoint.neonMultiply(sum, by: multipliers[c]) &+ outputZeroPoint
+                        } else {
+                            v = FixedPoint.multiply(sum, by: multipliers[c], rounding: c < neonChannels ? .gemm : .reference)
+                                &+ outputZeroPoint
+                        }
                     }
                     row[c] = min(max(v, activationMin), activationMax)
                 }
