@@ -322,3 +322,132 @@ CASES.append(Case("quantize_float32_to_int16_perchannel", "QUANTIZE", [inp("floa
                   [out("int16", scale=[0.001, 0.0005], zero_point=[0, 0], axis=0)], version=4))
 CASES.append(Case("quantize_float32_to_int8_large", "QUANTIZE", [inp("float32", [5, 37], low=-8, high=8)],
                   [out("int8", scale=0.06, zero_point=1)], version=2))
+
+# ---------------------------------------------------------------- larger shapes and edge values
+for t in ["float32", "int8", "uint8", "int16"]:
+    CASES.append(Case(f"resize_bilinear_{t}_large", "RESIZE_BILINEAR", [x(t, [2, 9, 11, 3]),
+                                                                        const("int32", [2], [20, 17])], [o(t)],
+                      options=("ResizeBilinearOptions", {"halfPixelCenters": True}), version=4 if t == "int16" else 3))
+    CASES.append(Case(f"resize_bilinear_{t}_large_align", "RESIZE_BILINEAR", [x(t, [1, 9, 11, 17]),
+                                                                              const("int32", [2], [31, 4])], [o(t)],
+                      options=("ResizeBilinearOptions", {"alignCorners": True}), version=4 if t == "int16" else 3))
+    CASES.append(Case(f"resize_bilinear_{t}_upscale_x2", "RESIZE_BILINEAR", [x(t, [1, 8, 8, 8]),
+                                                                             const("int32", [2], [16, 16])], [o(t)],
+                      options=("ResizeBilinearOptions", {}), version=4 if t == "int16" else 3))
+    CASES.append(Case(f"resize_nearest_{t}_large_half", "RESIZE_NEAREST_NEIGHBOR",
+                      [x(t, [2, 7, 9, 5]), const("int32", [2], [15, 4])], [o(t)],
+                      options=("ResizeNearestNeighborOptions", {"halfPixelCenters": True}),
+                      version=4 if t == "int16" else 3))
+    CASES.append(Case(f"resize_nearest_{t}_align_half", "RESIZE_NEAREST_NEIGHBOR",
+                      [x(t, [1, 5, 6, 2]), const("int32", [2], [9, 4])], [o(t)],
+                      options=("ResizeNearestNeighborOptions", {"halfPixelCenters": True, "alignCorners": True}),
+                      version=4 if t == "int16" else 3))
+CASES.append(Case("resize_bilinear_float32_align_half", "RESIZE_BILINEAR",
+                  [x("float32", [1, 5, 6, 2]), const("int32", [2], [9, 4])], [o("float32")],
+                  options=("ResizeBilinearOptions", {"halfPixelCenters": True, "alignCorners": True}), version=3))
+CASES.append(Case("resize_bilinear_float32_same_size", "RESIZE_BILINEAR",
+                  [x("float32", [1, 4, 5, 3]), const("int32", [2], [4, 5])], [o("float32")],
+                  options=("ResizeBilinearOptions", {})))
+CASES.append(Case("resize_bilinear_float32_to_1x1_align", "RESIZE_BILINEAR",
+                  [x("float32", [1, 4, 5, 3]), const("int32", [2], [1, 1])], [o("float32")],
+                  options=("ResizeBilinearOptions", {"alignCorners": True})))
+for t in ["float32", "int8", "int32", "bool", "int64"]:
+    CASES.append(Case(f"transpose_{t}_large_rank4", "TRANSPOSE", [x(t, [3, 17, 19, 5]),
+                                                                  const("int32", [4], [0, 2, 3, 1])], [o(t)],
+                      version=5))
+    CASES.append(Case(f"concatenation_{t}_many_axis0", "CONCATENATION",
+                      [x(t, [n, 7, 3]) for n in [1, 2, 3, 4, 5]], [o(t)],
+                      options=("ConcatenationOptions", {"axis": 0}), version=3))
+    CASES.append(Case(f"tile_{t}_large", "TILE", [x(t, [3, 5, 7]), const("int32", [3], [4, 1, 3])], [o(t)],
+                      version=3))
+for t in ["float32", "int8", "uint8", "int16", "int32", "int64", "bool"]:
+    CASES.append(Case(f"strided_slice_{t}_masks_rank5", "STRIDED_SLICE",
+                      [x(t, [2, 3, 4, 5, 2]), const("int32", [5], [1, 0, -1, 4, 0]), const("int32", [5], [2, 3, 0, 0, 2]),
+                       const("int32", [5], [1, 2, -1, -2, 1])], [o(t)],
+                      options=("StridedSliceOptions", {"beginMask": 2, "endMask": 16, "shrinkAxisMask": 1}),
+                      version=5))
+    CASES.append(Case(f"slice_{t}_rank5_minus1", "SLICE", [x(t, [2, 3, 4, 5, 2]), const("int32", [5], [0, 1, 1, 2, 0]),
+                                                    const("int32", [5], [-1, 2, 3, -1, 1])], [o(t)], version=5))
+    CASES.append(Case(f"mirror_pad_{t}_symmetric_rank4", "MIRROR_PAD",
+                      [x(t, [1, 3, 4, 2]), const("int32", [4, 2], [[0, 0], [3, 2], [1, 4], [0, 1]])], [o(t)],
+                      options=("MirrorPadOptions", {"mode": 1}), version=2))
+    CASES.append(Case(f"pad_{t}_rank4_large", "PAD", [x(t, [2, 9, 11, 6]),
+                                                      const("int32", [4, 2], [[0, 0], [2, 1], [1, 3], [0, 2]])],
+                      [o(t)], version=3))
+_ss("strided_slice_float32_ellipsis_new_axis", "float32", [2, 3, 4], [0, 0, 1], [0, 0, 3], [1, 1, 1],
+    ellipsisMask=1, newAxisMask=2, version=5)
+_ss("strided_slice_float32_shrink_negative", "float32", [5, 4], [-1, 0], [0, 4], [1, 1], shrinkAxisMask=1)
+_ss("strided_slice_float32_empty", "float32", [5, 4], [3, 0], [1, 4], [1, 1])
+_ss("strided_slice_float32_offset_negative_stride", "float32", [6, 5], [4, 0], [-3, 5], [-1, 2], offset=True,
+    version=8)
+CASES.append(Case("space_to_batch_nd_int8_rank4_pad", "SPACE_TO_BATCH_ND",
+                  [x("int8", [2, 5, 7, 3]), const("int32", [2], [3, 2]), const("int32", [2, 2], [[1, 0], [0, 1]])],
+                  [o("int8")], version=2))
+CASES.append(Case("batch_to_space_nd_uint8_crop", "BATCH_TO_SPACE_ND",
+                  [x("uint8", [6, 3, 4, 2]), const("int32", [2], [3, 2]), const("int32", [2, 2], [[1, 2], [0, 3]])],
+                  [o("uint8")], version=2))
+CASES.append(Case("depth_to_space_int8_large", "DEPTH_TO_SPACE", [x("int8", [2, 5, 7, 36])], [o("int8")],
+                  options=("DepthToSpaceOptions", {"blockSize": 3}), version=2))
+CASES.append(Case("space_to_depth_uint8_large", "SPACE_TO_DEPTH", [x("uint8", [2, 12, 8, 5])], [o("uint8")],
+                  options=("SpaceToDepthOptions", {"blockSize": 4}), version=2))
+CASES.append(Case("cast_float32_to_int32_edge", "CAST",
+                  [inp("float32", [8], values=[float("nan"), float("inf"), float("-inf"), 3e9, -3e9, 2147483520.0,
+                                                -2147483648.0, -0.99])], [out("int32")]))
+CASES.append(Case("cast_float32_to_int64_edge", "CAST",
+                  [inp("float32", [6], values=[float("nan"), float("inf"), -1e19, 1e19, 123456789.0, -0.5])],
+                  [out("int64")]))
+CASES.append(Case("cast_float32_to_int8_edge", "CAST",
+                  [inp("float32", [6], values=[float("nan"), 1000.0, -1000.0, 127.9, -128.9, 200.0])], [out("int8")]))
+CASES.append(Case("cast_float32_to_bool_edge", "CAST",
+                  [inp("float32", [6], values=[float("nan"), 0.0, -0.0, 1e-40, -2.0, float("inf")])], [out("bool")]))
+CASES.append(Case("cast_float32_to_float16_edge", "CAST",
+                  [inp("float32", [8], values=[65504.0, 65520.0, 1e-8, 6e-8, -3e-5, float("nan"), 1e6, 0.1])],
+                  [out("float16")]))
+CASES.append(Case("cast_float64_to_float32_edge", "CAST",
+                  [inp("float64", [5], values=[1e300, -1e-300, 0.1, float("nan"), 3.4028235677973366e38])],
+                  [out("float32")]))
+CASES.append(Case("cast_int64_to_int32_wrap", "CAST",
+                  [inp("int64", [5], values=[2**31, -2**31 - 1, 2**40 + 5, -1, 7])], [out("int32")]))
+CASES.append(Case("cast_uint32_to_int32_wrap", "CAST",
+                  [inp("uint32", [4], values=[2**31, 2**32 - 1, 5, 0])], [out("int32")]))
+CASES.append(Case("cast_int32_to_float32_large", "CAST",
+                  [inp("int32", [4], values=[2**31 - 1, -2**31, 16777217, -16777217])], [out("float32")]))
+CASES.append(Case("dequantize_uint8_perchannel", "DEQUANTIZE",
+                  [inp("uint8", [2, 3], scale=[0.1, 0.2, 0.3], zero_point=[128, 0, 255], axis=1)], [out("float32")],
+                  version=4))
+CASES.append(Case("dequantize_int16_perchannel", "DEQUANTIZE",
+                  [inp("int16", [3, 2], scale=[0.001, 0.002, 0.003], zero_point=[0, 0, 0], axis=0)], [out("float32")],
+                  version=4))
+CASES.append(Case("dequantize_int8_large", "DEQUANTIZE", [inp("int8", [5, 37], scale=0.07, zero_point=-4)],
+                  [out("float32")], version=2))
+CASES.append(Case("dequantize_uint8_large", "DEQUANTIZE", [inp("uint8", [5, 37], scale=0.07, zero_point=130)],
+                  [out("float32")], version=2))
+CASES.append(Case("quantize_float32_to_uint8_edge", "QUANTIZE",
+                  [inp("float32", [10], values=[0.025, 0.075, -0.025, 1e10, -1e10, float("nan"), 6.4, -6.4, 0.0,
+                                                 0.125])],
+                  [out("uint8", scale=0.05, zero_point=128)]))
+CASES.append(Case("quantize_float32_to_int8_edge_block", "QUANTIZE",
+                  [inp("float32", [17], values=[0.025 * k for k in range(-8, 9)])],
+                  [out("int8", scale=0.05, zero_point=0)], version=2))
+CASES.append(Case("quantize_float32_to_int16_edge", "QUANTIZE",
+                  [inp("float32", [6], values=[0.0005, -0.0005, 0.0015, 100.0, -100.0, 0.0])],
+                  [out("int16", scale=0.001, zero_point=0)], version=3))
+CASES.append(Case("quantize_int8_to_int8_large", "QUANTIZE", [inp("int8", [5, 37], scale=0.05, zero_point=-3)],
+                  [out("int8", scale=0.03, zero_point=5)], version=2))
+CASES.append(Case("reshape_float32_runtime_minus1", "RESHAPE", [x("float32", [4, 6]), inp("int32", [2], values=[-1, 8])],
+                  [o("float32")]))
+CASES.append(Case("expand_dims_int8_axis_end", "EXPAND_DIMS", [x("int8", [2, 3]), const("int32", [1], [2])], [o("int8")]))
+CASES.append(Case("squeeze_int8_negative_dim", "SQUEEZE", [x("int8", [2, 1, 3, 1])], [o("int8")],
+                  options=("SqueezeOptions", {"squeezeDims": [-3]})))
+CASES.append(Case("split_int8_axis0_large", "SPLIT", [const("int32", [], [0]), x("int8", [6, 33])], [o("int8")] * 3,
+                  options=("SplitOptions", {"numSplits": 3}), version=2))
+CASES.append(Case("unpack_int8_axis0", "UNPACK", [x("int8", [3, 5])], [o("int8")] * 3,
+                  options=("UnpackOptions", {"num": 3, "axis": 0}), version=2))
+CASES.append(Case("pack_int8_axis1_rank3", "PACK", [x("int8", [2, 3, 4])] * 3, [o("int8")],
+                  options=("PackOptions", {"valuesCount": 3, "axis": 1}), version=2))
+CASES.append(Case("quantize_float32_to_int16_edge_block", "QUANTIZE",
+                  [inp("float32", [19], values=[0.0005 * k for k in range(-9, 10)])],
+                  [out("int16", scale=0.001, zero_point=0)], version=3))
+CASES.append(Case("quantize_float32_to_uint8_edge_block", "QUANTIZE",
+                  [inp("float32", [19], values=[0.025 * k for k in range(-9, 10)])],
+                  [out("uint8", scale=0.05, zero_point=128)], version=2))

@@ -3,11 +3,10 @@ import Foundation
 /// QUANTIZE: float32 → uint8/int8/int16 per tensor or per channel, and requantization between
 /// uint8, int8, int16 and int32 scales, with LiteRT's arithmetic.
 ///
-/// - float → uint8/int8 follows LiteRT's optimized `AffineQuantize` as its x86 build runs it (NEON
+/// - float → uint8/int8/int16 follows LiteRT's optimized `AffineQuantize` as its x86 build runs it (NEON
 ///   through NEON_2_SSE, see `FixedPoint.neonRoundToInt32`): blocks of 8 elements compute
 ///   `x × Float(1 / Double(scale))` rounded half to even; the remaining tail `round(x / Double(scale))`
 ///   (a double division, ties away from zero); then the zero point, clamped.
-/// - float → int16 follows the reference template LiteRT uses for int16: a float division.
 /// - integer → integer: `MultiplyByQuantizedMultiplier(q − zp_in, s_in / s_out) + zp_out`, clamped
 ///   (`Requantize`; its ±128 XOR fast path gives the same bytes). For 8-bit types LiteRT's NEON
 ///   loop handles blocks of 16 with `MultiplyByQuantizedMultiplier4Rows` (ties toward +infinity)
@@ -177,21 +176,15 @@ final class QuantizeKernel: OpKernel {
         let output = try node.elementwiseBuffer(y, T.self, role: "output")
         let zp = Int32(y.zeroPoint), scale = y.scale
         let lo = Int32(T.min), hi = Int32(T.max)
-        if T.self == Int16.self {
-            for i in 0..<input.count {
-                output[i] = T(truncatingIfNeeded: QuantizeKernel.clampRound(Double(input[i] / scale), zp, lo, hi))
-            }
-        } else {
-            let s = Double(scale)
-            let reciprocal = Float(1.0 / s)
-            let blocked = input.count / 8 * 8
-            for i in 0..<blocked {
-                let q = FixedPoint.neonRoundToInt32(input[i] * reciprocal) &+ zp
-                output[i] = T(truncatingIfNeeded: min(hi, max(lo, q)))
-            }
-            for i in blocked..<input.count {
-                output[i] = T(truncatingIfNeeded: QuantizeKernel.clampRound(Double(input[i]) / s, zp, lo, hi))
-            }
+        let s = Double(scale)
+        let reciprocal = Float(1.0 / s)
+        let blocked = input.count / 8 * 8
+        for i in 0..<blocked {
+            let q = FixedPoint.neonRoundToInt32(input[i] * reciprocal) &+ zp
+            output[i] = T(truncatingIfNeeded: min(hi, max(lo, q)))
+        }
+        for i in blocked..<input.count {
+            output[i] = T(truncatingIfNeeded: QuantizeKernel.clampRound(Double(input[i]) / s, zp, lo, hi))
         }
     }
 
