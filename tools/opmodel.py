@@ -55,6 +55,8 @@ class TensorSpec:
     zero_point: int | list[int] | None = None
     axis: int = 0
     unique: bool = False  # random values without repeats (TOPK ties, ...)
+    variable: bool = False  # a state tensor the operator updates (LSTM/RNN state): zeros, not a graph input
+    sparsity: Any = None  # a schema.SparsityParametersT for a sparse constant (DENSIFY)
 
     def array(self, rng: np.random.Generator) -> np.ndarray:
         """The tensor's values: the given ones, or seeded random ones of its dtype."""
@@ -95,6 +97,11 @@ def const(dtype: str, shape: Sequence[int], values: Any, **kw: Any) -> TensorSpe
     return TensorSpec(dtype, list(shape), values=values, const=True, **kw)
 
 
+def state(dtype: str, shape: Sequence[int], **kw: Any) -> TensorSpec:
+    """A variable (state) tensor: starts as zeros, the operator reads and updates it."""
+    return TensorSpec(dtype, list(shape), variable=True, **kw)
+
+
 def out(dtype: str, shape: Sequence[int] = (), **kw: Any) -> TensorSpec:
     """An output; its shape is filled in from LiteRT's answer when left empty."""
     return TensorSpec(dtype, list(shape), **kw)
@@ -119,7 +126,7 @@ class Case:
     def input_arrays(self) -> list[np.ndarray]:
         """Values of the run-time inputs, in input order (deterministic per case name)."""
         rng = self.rng()
-        return [t.array(rng) for t in self.inputs if t is not None and not t.const]
+        return [t.array(rng) for t in self.inputs if t is not None and not t.const and not t.variable]
 
 
 def _quantization(spec: TensorSpec) -> "schema.QuantizationParametersT | None":
@@ -175,6 +182,8 @@ def build(case: Case, output_shapes: Sequence[Sequence[int]] | None = None) -> b
         t.shape = list(shape)
         t.buffer = 0
         t.quantization = _quantization(spec)
+        t.isVariable = spec.variable
+        t.sparsity = spec.sparsity
         if spec.const:
             data = spec.array(rng)
             b = schema.BufferT()
@@ -190,7 +199,7 @@ def build(case: Case, output_shapes: Sequence[Sequence[int]] | None = None) -> b
             continue
         index = add_tensor(spec, f"input_{i}", spec.shape)
         op_inputs.append(index)
-        if not spec.const:
+        if not spec.const and not spec.variable:
             graph_inputs.append(index)
     op_outputs = []
     for i, spec in enumerate(case.outputs):
@@ -201,6 +210,10 @@ def build(case: Case, output_shapes: Sequence[Sequence[int]] | None = None) -> b
     op.opcodeIndex = 0
     op.inputs = op_inputs
     op.outputs = op_outputs
+    # Intermediate tensors (the integer LSTM's gate scales): `extra["intermediates"]`, a list of TensorSpecs.
+    intermediates = case.extra.get("intermediates") or []
+    if intermediates:
+        op.intermediates = [add_tensor(spec, f"intermediate_{i}", spec.shape) for i, spec in enumerate(intermediates)]
     if case.options is not None:
         op.builtinOptionsType, op.builtinOptions = _options(*case.options)
     if case.custom_options is not None:

@@ -548,3 +548,120 @@ CASES.append(Case("prelu_int8_wide", "PRELU", [inp("int8", [2, 7, 7, 33], scale=
                   [out("int8", scale=0.04, zero_point=10)]))
 CASES.append(Case("prelu_float32_alpha_full_input", "PRELU", [inp("float32", [3, 4]), inp("float32", [3, 4])],
                   [out("float32")]))
+
+# ---------------------------------------------------------------- UNIDIRECTIONAL_SEQUENCE_LSTM
+from opmodel import state  # noqa: E402
+
+
+def _lstm(name, seed, batch, steps, n_in, n_cell, n_out, *, cifg=False, peephole=False, projection=False,
+          layer_norm=False, hybrid=False, asym=False, time_major=False, cell_clip=0.0, proj_clip=0.0, act=TANH,
+          integer=False, version=1, tolerance=1e-5):
+    """One UNIDIRECTIONAL_SEQUENCE_LSTM with seeded weights: float, hybrid (int8 weights) or integer (int8/int16)."""
+    rng = np.random.default_rng(seed)
+    in_scale, in_zp, st_scale, st_zp = 1 / 128, -5, 1 / 120, 3
+
+    def weights(shape):
+        w = rng.uniform(-0.6, 0.6, size=shape).astype(np.float32)
+        if hybrid or integer:
+            scale = float(np.abs(w).max()) / 127
+            return const("int8", shape, np.clip(np.round(w / scale), -127, 127).astype(np.int8).tolist(), scale=scale)
+        return const("float32", shape, w.tolist())
+
+    def vec(lo=-0.5, hi=0.5, weight_scale=None, state_scale=False):
+        v = rng.uniform(lo, hi, size=[n_cell])
+        if integer:
+            bscale = (st_scale if state_scale else in_scale) * weight_scale
+            return const("int32", [n_cell], np.round(v / bscale).astype(np.int32).tolist(), scale=bscale)
+        return const("float32", [n_cell], v.astype(np.float32).tolist())
+
+    x_shape = [steps, batch, n_in] if time_major else [batch, steps, n_in]
+    ins = [None] * 24
+    ins[0] = inp("int8", x_shape, scale=in_scale, zero_point=in_zp) if integer else inp("float32", x_shape,
+                                                                                        low=-1, high=1)
+    for k, gate in enumerate("ifco"):
+        if gate == "i" and cifg:
+            continue
+        ins[1 + k] = weights([n_cell, n_in])
+        ins[5 + k] = weights([n_cell, n_out])
+        wscale = ins[1 + k].scale if integer else None
+        if integer and layer_norm:
+            coef = rng.uniform(0.5, 1.5, size=[n_cell])
+            ln_scale = float(coef.max()) / 32767
+            ins[20 + k] = const("int16", [n_cell], np.round(coef / ln_scale).astype(np.int16).tolist(), scale=ln_scale)
+            bias = rng.uniform(-0.5, 0.5, size=[n_cell])
+            bscale = ln_scale / 1024
+            ins[12 + k] = const("int32", [n_cell], np.round(bias / bscale).astype(np.int32).tolist(), scale=bscale)
+            continue
+        ins[12 + k] = vec(weight_scale=wscale)
+        if layer_norm:
+            ins[20 + k] = vec(0.5, 1.5)
+    if peephole:
+        for k, gate in ((9, "i"), (10, "f"), (11, "o")):
+            if gate == "i" and cifg:
+                continue
+            ins[k] = weights([n_cell]) if hybrid else vec()
+    hidden_scale, hidden_zp = 1 / 100, -2
+    if projection:
+        ins[16] = weights([n_out, n_cell])
+        pb = rng.uniform(-0.2, 0.2, size=[n_out])
+        if integer:
+            bscale = ins[16].scale * hidden_scale
+            ins[17] = const("int32", [n_out], np.round(pb / bscale).astype(np.int32).tolist(), scale=bscale)
+        else:
+            ins[17] = const("float32", [n_out], pb.astype(np.float32).tolist())
+    extra = {}
+    if integer:
+        ins[18] = state("int8", [batch, n_out], scale=st_scale, zero_point=st_zp)
+        ins[19] = state("int16", [batch, n_cell], scale=2.0 ** -12)
+        o = out("int8", scale=st_scale, zero_point=st_zp)
+        if layer_norm:
+            mids = [out("int16", [0], scale=0.0007 + 0.0001 * k) for k in range(4)]
+        else:
+            mids = [out("float32", [0]) for _ in range(4)]
+        hidden = dict(scale=hidden_scale, zero_point=hidden_zp) if projection else dict(scale=st_scale,
+                                                                                          zero_point=st_zp)
+        mids.append(out("int8", [0], **hidden))
+        extra["intermediates"] = mids
+    else:
+        ins[18] = state("float32", [batch, n_out])
+        ins[19] = state("float32", [batch, n_cell])
+        o = out("float32")
+    opts = {"fusedActivationFunction": act, "cellClip": cell_clip, "projClip": proj_clip, "timeMajor": time_major,
+            "asymmetricQuantizeInputs": asym}
+    CASES.append(Case(name, "UNIDIRECTIONAL_SEQUENCE_LSTM", ins, [o],
+                      options=("UnidirectionalSequenceLSTMOptions", opts), version=version, tolerance=tolerance,
+                      extra=extra))
+
+
+_lstm("lstm_float32", 11, 1, 5, 3, 6, 6)
+_lstm("lstm_float32_batch_time_major", 12, 3, 4, 5, 7, 7, time_major=True)
+_lstm("lstm_float32_cifg_peephole_projection_clip", 13, 2, 4, 3, 5, 4, cifg=True, peephole=True, projection=True,
+      time_major=True, cell_clip=0.8, proj_clip=0.6)
+_lstm("lstm_float32_peephole", 14, 2, 3, 4, 6, 6, peephole=True)
+_lstm("lstm_float32_projection", 15, 2, 5, 4, 8, 3, projection=True)
+_lstm("lstm_float32_layer_norm", 16, 1, 4, 4, 5, 5, layer_norm=True, peephole=True, version=2)
+_lstm("lstm_float32_layer_norm_cifg_projection", 17, 2, 3, 3, 6, 4, layer_norm=True, cifg=True, projection=True,
+      version=2)
+_lstm("lstm_float32_relu", 18, 2, 4, 3, 5, 5, act=RELU)
+_lstm("lstm_float32_relu6_cell_clip", 19, 1, 6, 3, 5, 5, act=RELU6, cell_clip=0.5)
+_lstm("lstm_float32_sigmoid_act", 20, 1, 4, 3, 5, 5, act=6)
+_lstm("lstm_float32_long_wide", 21, 2, 12, 20, 24, 24)
+for asym in [False, True]:
+    tag = "asym" if asym else "sym"
+    _lstm(f"lstm_hybrid_{tag}", 30 + asym, 2, 4, 6, 5, 5, hybrid=True, asym=asym, version=2, tolerance=1e-4)
+    _lstm(f"lstm_hybrid_{tag}_projection_peephole", 32 + asym, 1, 4, 6, 5, 3, hybrid=True, asym=asym,
+          projection=True, peephole=True, version=2, tolerance=1e-4)
+    _lstm(f"lstm_hybrid_{tag}_cifg_time_major", 34 + asym, 3, 3, 4, 6, 6, hybrid=True, asym=asym, cifg=True,
+          time_major=True, version=2, tolerance=1e-4)
+    _lstm(f"lstm_hybrid_{tag}_layer_norm", 36 + asym, 2, 3, 5, 6, 6, hybrid=True, asym=asym, layer_norm=True,
+          version=3, tolerance=1e-4)
+    _lstm(f"lstm_hybrid_{tag}_wide", 38 + asym, 2, 5, 33, 20, 20, hybrid=True, asym=asym, version=2, tolerance=1e-4)
+_lstm("lstm_int8", 40, 1, 6, 5, 8, 8, integer=True, cell_clip=3.0, version=4)
+_lstm("lstm_int8_cifg_batch", 41, 2, 5, 4, 6, 6, integer=True, cifg=True, version=4)
+_lstm("lstm_int8_layer_norm", 42, 1, 5, 4, 8, 8, integer=True, layer_norm=True, version=4)
+_lstm("lstm_int8_projection", 43, 1, 5, 4, 6, 3, integer=True, projection=True, proj_clip=0.5, version=4)
+_lstm("lstm_int8_layer_norm_time_major", 44, 2, 4, 4, 8, 8, integer=True, layer_norm=True,
+      time_major=True, version=4)
+_lstm("lstm_float32_sign_bit_act", 22, 1, 4, 3, 5, 5, act=5)
+_lstm("lstm_float32_no_act", 23, 1, 4, 3, 5, 5, act=NONE)
+_lstm("lstm_float32_relu_n1", 24, 1, 4, 3, 5, 5, act=RELU_N1)

@@ -400,7 +400,11 @@ struct LSTMFloatCell {
         }
         let outputGate = gate(3, activation: sigmoid, peepholeIndex: 2)
         var hidden = [Float](repeating: 0, count: batch * nCell)
-        for i in hidden.indices { hidden[i] = outputGate[i] * options.activate(cellState[i]) }
+        if options.isNone {
+            for i in hidden.indices { hidden[i] = outputGate[i] * cellGate[i] }
+        } else {
+            for i in hidden.indices { hidden[i] = outputGate[i] * options.activate(cellState[i]) }
+        }
 
         if let p = projection {
             var proj = [Float](repeating: 0, count: batch * nOut)
