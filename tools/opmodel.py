@@ -62,6 +62,8 @@ class TensorSpec:
         """The tensor's values: the given ones, or seeded random ones of its dtype."""
         np_type = DTYPES[self.dtype][1]
         if self.values is not None:
+            if self.sparsity is not None:  # only the stored values of a sparse constant
+                return np.asarray(self.values, dtype=np_type).ravel()
             return np.asarray(self.values, dtype=np_type).reshape(self.shape)
         count = int(np.prod(self.shape)) if self.shape else 1
         if self.dtype == "bool":

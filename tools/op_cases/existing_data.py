@@ -451,3 +451,106 @@ CASES.append(Case("quantize_float32_to_int16_edge_block", "QUANTIZE",
 CASES.append(Case("quantize_float32_to_uint8_edge_block", "QUANTIZE",
                   [inp("float32", [19], values=[0.025 * k for k in range(-9, 10)])],
                   [out("uint8", scale=0.05, zero_point=128)], version=2))
+
+# ---------------------------------------------------------------- DENSIFY (constant sparse tensors)
+from ai_edge_litert import schema_py_generated as _schema  # noqa: E402
+
+_SEGMENT_TYPES = {"int32": (_schema.SparseIndexVector.Int32Vector, _schema.Int32VectorT),
+                  "uint16": (_schema.SparseIndexVector.Uint16Vector, _schema.Uint16VectorT),
+                  "uint8": (_schema.SparseIndexVector.Uint8Vector, _schema.Uint8VectorT)}
+
+
+def _index_vector(values, kind):
+    code, table = _SEGMENT_TYPES[kind]
+    v = table()
+    v.values = [int(a) for a in values]
+    return code, v
+
+
+def _sparse(dense, formats, block=None, index_type="int32"):
+    """TACO encoding of `dense`: `formats` per traversed level ("d" dense, "s" CSR); `block` = block sizes of
+    the last dimensions (block sparsity, blocks stored dense). Returns (SparsityParametersT, stored values)."""
+    dense = np.asarray(dense)
+    rank = dense.ndim
+    if block:
+        nb = len(block)
+        block_map = list(range(rank - nb, rank))
+        outer = list(dense.shape[:rank - nb]) + [dense.shape[d] // b for d, b in zip(block_map, block)]
+        shape = outer + list(block)
+        # blocked[i0.., bi.., ii..]: element at (i0.., bi*b + ii..)
+        blocked = np.zeros(shape, dense.dtype)
+        for idx in np.ndindex(*shape):
+            o, inner = idx[:rank], idx[rank:]
+            src = list(o[:rank - nb]) + [o[rank - nb + k] * block[k] + inner[k] for k in range(nb)]
+            blocked[idx] = dense[tuple(src)]
+        levels = blocked
+    else:
+        block_map = []
+        levels = dense
+    dims = []
+    values = []
+
+    def walk(prefix, level):
+        sub = levels[tuple(prefix)]
+        if level == levels.ndim:
+            return [sub]
+        return None
+
+    # Build level by level: each level's positions are the paths kept so far.
+    paths = [()]
+    for level, fmt in enumerate(formats):
+        meta = _schema.DimensionMetadataT()
+        size = levels.shape[level]
+        if fmt == "d":
+            meta.format = _schema.DimensionType.DENSE
+            meta.denseSize = size
+            paths = [p + (i,) for p in paths for i in range(size)]
+        else:
+            meta.format = _schema.DimensionType.SPARSE_CSR
+            segments, indices, kept = [0], [], []
+            for p in paths:
+                for i in range(size):
+                    if np.any(levels[p + (i,)] != 0):
+                        indices.append(i)
+                        kept.append(p + (i,))
+                segments.append(len(indices))
+            meta.arraySegmentsType, meta.arraySegments = _index_vector(segments, index_type)
+            meta.arrayIndicesType, meta.arrayIndices = _index_vector(indices, index_type)
+            paths = kept
+        dims.append(meta)
+    values = [levels[p] for p in paths]
+    sp = _schema.SparsityParametersT()
+    sp.traversalOrder = list(range(levels.ndim))
+    sp.blockMap = block_map or None
+    sp.dimMetadata = dims
+    return sp, np.asarray(values, dtype=dense.dtype).ravel().tolist()
+
+
+def _densify_case(name, dense, formats, dtype, block=None, index_type="int32", **q):
+    sp, vals = _sparse(np.asarray(dense).astype(np.float64), formats, block, index_type)
+    count = len(vals)
+    spec = const(dtype, list(np.asarray(dense).shape), vals, sparsity=sp, **q)
+    spec.shape = list(np.asarray(dense).shape)
+    # The buffer holds only the stored values: array() reshapes `values` to `shape`, so give it a flat view.
+    spec.values = np.asarray(vals)
+    CASES.append(Case(name, "DENSIFY", [spec], [out(dtype, **q)], note=f"{count} stored values"))
+
+
+_dense_a = np.array([[0, 1.5, 0, 0, -2], [0, 0, 0, 0, 0], [3, 0, 0, 0.25, 0], [0, 0, 7, 0, 0]])
+_dense_b = np.zeros([4, 6])
+_dense_b[0:2, 2:4] = [[1, 2], [3, 0]]
+_dense_b[2:4, 0:2] = [[-4, 5], [6, -7]]
+_dense_b[2:4, 4:6] = [[0, 0.5], [8, 9]]
+_dense_c = np.zeros([2, 3, 4])
+_dense_c[0, 1, 2] = 5
+_dense_c[1, 0, 0] = -1
+_dense_c[1, 2, 3] = 2.5
+for dtype, q in [("float32", {}), ("float16", {}), ("int8", dict(scale=0.5, zero_point=0))]:
+    mult = 2 if dtype == "int8" else 1
+    _densify_case(f"densify_{dtype}_csr", _dense_a * mult, "ds", dtype, **q)
+    _densify_case(f"densify_{dtype}_block2x2", _dense_b * mult, "dsdd", dtype, block=[2, 2], **q)
+    _densify_case(f"densify_{dtype}_rank3_csr", _dense_c * mult, "dss", dtype, **q)
+_densify_case("densify_float32_dense_levels", _dense_a, "dd", "float32")
+_densify_case("densify_float32_csr_uint8_indices", _dense_a, "ds", "float32", index_type="uint8")
+_densify_case("densify_float32_csr_uint16_indices", _dense_a, "ds", "float32", index_type="uint16")
+_densify_case("densify_float32_block1x4", np.pad(_dense_a, [(0, 0), (0, 3)]), "dsdd", "float32", block=[1, 4])
