@@ -665,3 +665,48 @@ _lstm("lstm_int8_layer_norm_time_major", 44, 2, 4, 4, 8, 8, integer=True, layer_
 _lstm("lstm_float32_sign_bit_act", 22, 1, 4, 3, 5, 5, act=5)
 _lstm("lstm_float32_no_act", 23, 1, 4, 3, 5, 5, act=NONE)
 _lstm("lstm_float32_relu_n1", 24, 1, 4, 3, 5, 5, act=RELU_N1)
+
+# ---------------------------------------------------------------- weights as run-time inputs (quantized, hybrid)
+
+
+def _as_input(case, index):
+    spec = case.inputs[index]
+    spec.const = False
+    if spec.dtype in ("int8", "uint8"):
+        spec.low, spec.high = (-127, 127) if spec.dtype == "int8" else (100, 180)
+    spec.values = None
+    return case
+
+
+_qconv("conv2d_int8_filter_input", "int8", True)
+_as_input(CASES[-1], 1)
+_qconv("conv2d_uint8_filter_input", "uint8", False)
+_as_input(CASES[-1], 1)
+_qconv("conv2d_int16_filter_input", "int16", True)
+_as_input(CASES[-1], 1)
+_qdw("depthwise_int8_filter_input", "int8", True)
+_as_input(CASES[-1], 1)
+_qdw("depthwise_uint8_filter_input", "uint8", False)
+_as_input(CASES[-1], 1)
+_qfc("fc_int8_weights_input", "int8")
+_as_input(CASES[-1], 1)
+_qfc("fc_uint8_weights_input", "uint8")
+_as_input(CASES[-1], 1)
+_qfc("fc_int16_weights_input", "int16")
+_as_input(CASES[-1], 1)
+_qfc("fc_int8_bias_input", "int8")
+_as_input(CASES[-1], 2)
+_hybrid_fc("fc_hybrid_int8_weights_input", False)
+_as_input(CASES[-1], 1)
+_hybrid_conv("conv2d_hybrid_int8_filter_input", "CONV_2D", True, _copts())
+_as_input(CASES[-1], 1)
+_tconv("transpose_conv_int8_filter_input", _topts(), [1, 8, 8, 3], [1, 4, 4, 2], kind="int8")
+_as_input(CASES[-1], 1)
+_tconv("transpose_conv_float32_filter_input", _topts(), [1, 8, 8, 3], [1, 4, 4, 2])
+_as_input(CASES[-1], 1)
+_tconv("transpose_conv_float32_output_shape_input", _topts(), [1, 8, 8, 3], [1, 4, 4, 2])
+CASES[-1].inputs[0] = inp("int32", [4], values=[1, 8, 8, 3])
+_tconv("transpose_conv_int8_output_shape_input", _topts(VALID), [2, 9, 9, 3], [2, 4, 4, 2], kind="int8")
+CASES[-1].inputs[0] = inp("int32", [4], values=[2, 9, 9, 3])
+_lstm("lstm_hybrid_sym_no_act", 45, 2, 4, 6, 5, 5, hybrid=True, act=NONE, version=2, tolerance=1e-4)
+_lstm("lstm_hybrid_asym_relu6", 46, 2, 4, 6, 5, 5, hybrid=True, asym=True, act=RELU6, version=2, tolerance=1e-4)

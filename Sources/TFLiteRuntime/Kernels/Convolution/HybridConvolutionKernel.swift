@@ -1,5 +1,5 @@
 /// Dynamic-range ("hybrid") CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED: float input and output,
-/// constant int8 weights with symmetric per-tensor or per-channel scales. Follows LiteRT:
+/// int8 weights (constant, or run-time inputs) with symmetric per-tensor or per-channel scales. Follows LiteRT:
 ///
 /// - FULLY_CONNECTED quantizes each input row to int8, symmetrically (`SymmetricQuantizeFloats`:
 ///   scale = max|x| / 127) or, with `asymmetric_quantize_inputs`, asymmetrically; accumulates
@@ -57,9 +57,6 @@ final class HybridConvolutionKernel: OpKernel {
         let input = try node.input(0), filter = try node.input(1)
         try node.expect(input, type: .float32, role: "input")
         try node.expect(filter, type: .int8, role: "filter")
-        guard QuantizedOperand.isReadableConstant(filter) else {
-            throw node.error("hybrid kernels need constant int8 weights")
-        }
         try FloatOperand.checkExtent(input.shape, node: node, role: "input")
         try FloatOperand.checkExtent(filter.shape, node: node, role: "filter")
         switch kind {
@@ -130,7 +127,11 @@ final class HybridConvolutionKernel: OpKernel {
             bias = [Float](repeating: 0, count: channels)
         }
         weights.reserve(max(1, filter.elementCount), filling: 0)
-        QuantizedOperand.widen(filter, zeroPoint: 0, into: weights.pointer)
+        // Weights fed at run time are widened in `eval`.
+        if filter.isConstant {
+            try QuantizedOperand.checkBytes(filter, node: node, role: "filter")
+            QuantizedOperand.widen(filter, zeroPoint: 0, into: weights.pointer)
+        }
         quantized.reserve(max(1, input.elementCount), filling: 0)
         input16.reserve(max(1, input.elementCount), filling: 0)
         batchScales.reserve(max(1, batches), filling: 0)
@@ -149,6 +150,11 @@ final class HybridConvolutionKernel: OpKernel {
         let y = try FloatOperand.base(output, node: node, role: "output")
         if let b = node.optionalInput(2), !b.isConstant {
             bias = Array(try FloatOperand.read(b, node: node, role: "bias").prefix(channels))
+        }
+        let filter = try node.input(1)
+        if !filter.isConstant {
+            try QuantizedOperand.checkBytes(filter, node: node, role: "filter")
+            QuantizedOperand.widen(filter, zeroPoint: 0, into: weights.pointer)
         }
         guard output.elementCount > 0 else { return }
         let symmetric = kind == .fullyConnected ? !asymmetricInputs : (kind == .conv && !perChannel)

@@ -54,6 +54,7 @@ final class QuantizedConvolutionKernel: OpKernel {
     private let weights = ScratchBuffer<Int16>(0)
     private var weightsReady = false
     private(set) var biases: [Int64] = []
+    private var biasIsInput = false
     private(set) var multipliers: [FixedPoint.Multiplier] = []
     /// FULLY_CONNECTED 16x8 with int64 bias: LiteRT requantizes with `round(double(acc) * scale[c])`.
     private var realScales: [Double] = []
@@ -194,7 +195,18 @@ final class QuantizedConvolutionKernel: OpKernel {
             activation, scale: outputScales[0], zeroPoint: Int(outputZeroPoint), qmin: range.min, qmax: range.max)
         activationMin = act.min
         activationMax = act.max
-        biases = try QuantizedOperand.bias(node.optionalInput(2), count: channels, node: node)
+        // A bias fed at run time is read in `eval` (and the weights repacked, since the VNNI and depthwise
+        // paths fold it in).
+        biasIsInput = node.optionalInput(2).map { !QuantizedOperand.isReadableConstant($0) } ?? false
+        if biasIsInput {
+            try node.expect(try node.input(2), type: .int32, .int64, role: "bias")
+            guard try node.input(2).elementCount == channels else {
+                throw node.error("bias has \(try node.input(2).elementCount) values for \(channels) output channels")
+            }
+            biases = [Int64](repeating: 0, count: channels)
+        } else {
+            biases = try QuantizedOperand.bias(node.optionalInput(2), count: channels, node: node)
+        }
         realScales = (0..<channels).map { c in
             Double(inputScales[0]) * Double(filterScales.count == 1 ? filterScales[0] : filterScales[c])
                 / Double(outputScales[0])
@@ -240,7 +252,7 @@ final class QuantizedConvolutionKernel: OpKernel {
             weights.reserve(max(1, filter.elementCount), filling: 0)
         }
         weightsReady = false
-        if QuantizedOperand.isReadableConstant(filter) { pack(filter) ; weightsReady = true }
+        if QuantizedOperand.isReadableConstant(filter), !biasIsInput { pack(filter) ; weightsReady = true }
     }
 
     /// Widens the filter and lays it out for the inner loops (or packs its bytes for the VNNI GEMM).
@@ -282,6 +294,10 @@ final class QuantizedConvolutionKernel: OpKernel {
         let input = try node.input(0), filter = try node.input(1), output = try node.output(0)
         try QuantizedOperand.checkBytes(input, node: node, role: "input")
         try QuantizedOperand.checkBytes(output, node: node, role: "output")
+        if biasIsInput {
+            biases = try QuantizedOperand.bias(node.optionalInput(2), count: outputChannels, node: node)
+            stage.set(biases: biases, multipliers: multipliers, roundings: roundings)
+        }
         if !weightsReady {
             try QuantizedOperand.checkBytes(filter, node: node, role: "filter")
             pack(filter)

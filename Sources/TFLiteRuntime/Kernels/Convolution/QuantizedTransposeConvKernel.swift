@@ -94,13 +94,21 @@ final class QuantizedTransposeConvKernel: OpKernel {
             activation, scale: outputScales[0], zeroPoint: Int(outputZeroPoint), qmin: range.min, qmax: range.max)
         activationMin = act.min
         activationMax = act.max
-        let bias = node.optionalInput(3)
-        biases = try QuantizedOperand.bias(bias, count: channels, node: node)
+        // A bias fed at run time is read in `eval`.
+        if let bias = node.optionalInput(3), !QuantizedOperand.isReadableConstant(bias) {
+            try node.expect(bias, type: .int32, .int64, role: "bias")
+            guard bias.elementCount == channels else {
+                throw node.error("bias has \(bias.elementCount) values for \(channels) output channels")
+            }
+            biases = [Int64](repeating: 0, count: channels)
+        } else {
+            biases = try QuantizedOperand.bias(node.optionalInput(3), count: channels, node: node)
+        }
         wideBias = input.type == .int16 && quantizedBiasType != TensorType.int32.rawValue
         referenceRounding = input.type == .int16 && (inputZeroPoint != 0 || filterZeroPoint != 0 || outputZeroPoint != 0)
-        try QuantizedOperand.checkBytes(filter, node: node, role: "filter")
         weights.reserve(max(1, filter.elementCount), filling: 0)
-        if QuantizedOperand.isReadableConstant(filter) {
+        if filter.isConstant {
+            try QuantizedOperand.checkBytes(filter, node: node, role: "filter")
             QuantizedOperand.widen(filter, zeroPoint: filterZeroPoint, into: weights.pointer)
         }
         input16.reserve(max(1, input.elementCount), filling: 0)
@@ -115,6 +123,9 @@ final class QuantizedTransposeConvKernel: OpKernel {
         if !filter.isConstant {
             try QuantizedOperand.checkBytes(filter, node: node, role: "filter")
             QuantizedOperand.widen(filter, zeroPoint: filterZeroPoint, into: weights.pointer)
+        }
+        if let bias = node.optionalInput(3), !bias.isConstant {
+            biases = try QuantizedOperand.bias(bias, count: g.outputChannels, node: node)
         }
         guard output.elementCount > 0, let out = output.data else { return }
         QuantizedOperand.widen(input, zeroPoint: inputZeroPoint, into: input16.pointer)
