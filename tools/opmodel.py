@@ -28,6 +28,7 @@ DTYPES: dict[str, tuple[int, Any]] = {
     "float16": (schema.TensorType.FLOAT16, np.float16),
     "float64": (schema.TensorType.FLOAT64, np.float64),
     "int8": (schema.TensorType.INT8, np.int8),
+    "int4": (schema.TensorType.INT4, np.int8),  # values -8..7, stored two per byte (low nibble first)
     "uint8": (schema.TensorType.UINT8, np.uint8),
     "int16": (schema.TensorType.INT16, np.int16),
     "uint16": (schema.TensorType.UINT16, np.uint16),
@@ -131,6 +132,14 @@ class Case:
         return [t.array(rng) for t in self.inputs if t is not None and not t.const and not t.variable]
 
 
+def _pack_int4(values: np.ndarray) -> np.ndarray:
+    """Two signed 4-bit values per byte, the first in the low nibble (LiteRT's int4 layout)."""
+    v = np.asarray(values, dtype=np.int8).ravel()
+    if len(v) % 2:
+        v = np.append(v, np.int8(0))
+    return ((v[0::2] & 0xF) | ((v[1::2] & 0xF) << 4)).astype(np.uint8)
+
+
 def _quantization(spec: TensorSpec) -> "schema.QuantizationParametersT | None":
     if spec.scale is None:
         return None
@@ -188,6 +197,8 @@ def build(case: Case, output_shapes: Sequence[Sequence[int]] | None = None) -> b
         t.sparsity = spec.sparsity
         if spec.const:
             data = spec.array(rng)
+            if spec.dtype == "int4":
+                data = _pack_int4(data)
             b = schema.BufferT()
             b.data = np.frombuffer(np.ascontiguousarray(data).tobytes(), dtype=np.uint8).tolist() or None
             buffers.append(b)

@@ -710,3 +710,41 @@ _tconv("transpose_conv_int8_output_shape_input", _topts(VALID), [2, 9, 9, 3], [2
 CASES[-1].inputs[0] = inp("int32", [4], values=[2, 9, 9, 3])
 _lstm("lstm_hybrid_sym_no_act", 45, 2, 4, 6, 5, 5, hybrid=True, act=NONE, version=2, tolerance=1e-4)
 _lstm("lstm_hybrid_asym_relu6", 46, 2, 4, 6, 5, 5, hybrid=True, asym=True, act=RELU6, version=2, tolerance=1e-4)
+
+# ---------------------------------------------------------------- int4 weights (two per byte)
+
+
+def _int4(case, index):
+    """Turns the int8 constant at `index` into an int4 one (values folded into -7..7)."""
+    spec = case.inputs[index]
+    spec.dtype = "int4"
+    spec.values = (np.asarray(spec.values) % 15 - 7).tolist()
+    return case
+
+
+_qfc("fc_int8_int4_weights", "int8", version=13)
+_int4(CASES[-1], 1)
+_qfc("fc_int8_int4_weights_perchannel", "int8", per_channel=True, version=13)
+_int4(CASES[-1], 1)
+_qfc("fc_int8_int4_weights_large_odd", "int8", per_channel=True, in_shape=(3, 67), units=33, version=13)
+_int4(CASES[-1], 1)
+_qfc("fc_int16_int4_weights", "int16", per_channel=True, version=13)
+_int4(CASES[-1], 1)
+_qconv("conv2d_int8_int4_filter", "int8", True, version=7)
+_int4(CASES[-1], 1)
+_qconv("conv2d_int8_int4_filter_wide", "int8", True, _copts(SAME, 2, RELU), in_shape=(1, 9, 9, 19), out_c=37,
+       version=7)
+_int4(CASES[-1], 1)
+_qdw("depthwise_int8_int4_filter", "int8", True, version=7)
+_int4(CASES[-1], 1)
+_hybrid_fc("fc_hybrid_int4_weights", False, per_channel=True)
+_int4(CASES[-1], 1)
+_hybrid_fc("fc_hybrid_int4_weights_asym", True, per_channel=True)
+_int4(CASES[-1], 1)
+_hybrid_conv("conv2d_hybrid_int4_filter", "CONV_2D", True, _copts())
+_int4(CASES[-1], 1)
+_tconv("transpose_conv_int8_int4_filter", _topts(), [1, 8, 8, 3], [1, 4, 4, 2], kind="int8", version=5)
+_int4(CASES[-1], 1)
+_bmm("batch_matmul_hybrid_int4", [2, 3, 8], [8, 5], rhs_const=True, qb=dict(dtype="int8", scale=0.02), version=4,
+     tolerance=1e-4)
+_int4(CASES[-1], 1)

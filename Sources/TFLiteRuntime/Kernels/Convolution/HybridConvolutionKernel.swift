@@ -1,5 +1,5 @@
 /// Dynamic-range ("hybrid") CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED: float input and output,
-/// int8 weights (constant, or run-time inputs) with symmetric per-tensor or per-channel scales. Follows LiteRT:
+/// int8 weights (constant, or run-time inputs; int4 too, unpacked) with symmetric per-tensor or per-channel scales. Follows LiteRT:
 ///
 /// - FULLY_CONNECTED quantizes each input row to int8, symmetrically (`SymmetricQuantizeFloats`:
 ///   scale = max|x| / 127) or, with `asymmetric_quantize_inputs`, asymmetrically; accumulates
@@ -50,13 +50,13 @@ final class HybridConvolutionKernel: OpKernel {
     /// Whether the node is a hybrid one: float input with int8 weights.
     static func isHybrid(_ node: Node) -> Bool {
         guard let x = node.optionalInput(0), let w = node.optionalInput(1) else { return false }
-        return x.type == .float32 && w.type == .int8
+        return x.type == .float32 && (w.type == .int8 || w.type == .int4)
     }
 
     func prepare(_ node: Node) throws {
         let input = try node.input(0), filter = try node.input(1)
         try node.expect(input, type: .float32, role: "input")
-        try node.expect(filter, type: .int8, role: "filter")
+        try node.expect(filter, type: .int8, .int4, role: "filter")
         try FloatOperand.checkExtent(input.shape, node: node, role: "input")
         try FloatOperand.checkExtent(filter.shape, node: node, role: "filter")
         switch kind {

@@ -4,7 +4,8 @@ import CKernels
 ///
 /// Types: uint8 activations with uint8 weights (per-tensor, TF1 quantization-aware models), int8
 /// activations with int8 weights (per-channel, TF2 post-training quantization), and int16
-/// activations with int8 weights (LiteRT's 16x8 mode, 64-bit accumulators).
+/// activations with int8 weights (LiteRT's 16x8 mode, 64-bit accumulators). int8 weights may also be
+/// stored as int4 (two per byte), which LiteRT unpacks to int8 before running the same kernels.
 ///
 /// Arithmetic, as LiteRT: `acc = Σ (x − zx)(w − zw) + bias` in int32 (int64 for 16x8), then
 /// `clamp(MultiplyByQuantizedMultiplier(acc, m[c]) + zy, act_min, act_max)` with `m[c]` from
@@ -102,7 +103,7 @@ final class QuantizedConvolutionKernel: OpKernel {
         try node.expect(input, type: .uint8, .int8, .int16, role: "input")
         switch input.type {
         case .uint8: try node.expect(filter, type: .uint8, role: "filter")
-        default: try node.expect(filter, type: .int8, role: "filter")
+        default: try node.expect(filter, type: .int8, .int4, role: "filter")
         }
         wide = input.type == .int16
         try FloatOperand.checkExtent(input.shape, node: node, role: "input")
@@ -182,7 +183,7 @@ final class QuantizedConvolutionKernel: OpKernel {
         if input.type == .int16 {
             guard inputZeroPoint == 0, outputZeroPoint == 0 else { throw node.error("int16 activations must have zero point 0") }
         }
-        if filter.type == .int8, let zps = filter.quantization?.zeroPoints, zps.contains(where: { $0 != 0 }) {
+        if filter.type == .int8 || filter.type == .int4, let zps = filter.quantization?.zeroPoints, zps.contains(where: { $0 != 0 }) {
             throw node.error("int8 filter must be symmetric (zero point 0)")
         }
         // uint8 kernels and per-tensor FULLY_CONNECTED use LiteRT's legacy per-tensor multiplier.
@@ -238,7 +239,8 @@ final class QuantizedConvolutionKernel: OpKernel {
             for c in 0..<(channels - channels % 8) { roundings[c] = .gemm }
         }
         stage.set(biases: biases, multipliers: multipliers, roundings: roundings)
-        activations8Bit = input.type != .int16 && outputType == input.type
+        // The 8-bit VNNI GEMM reads the filter's bytes; int4 filters take the widened path.
+        activations8Bit = input.type != .int16 && outputType == input.type && filter.type != .int4
         usesDepthwise8 = false
         if kind == .depthwise, activations8Bit, depthMultiplier == 1, let g = geometry {
             usesDepthwise8 = depthwise8.configure(
