@@ -748,3 +748,14 @@ _int4(CASES[-1], 1)
 _bmm("batch_matmul_hybrid_int4", [2, 3, 8], [8, 5], rhs_const=True, qb=dict(dtype="int8", scale=0.02), version=4,
      tolerance=1e-4)
 _int4(CASES[-1], 1)
+
+# ---------------------------------------------------------------- FULLY_CONNECTED, SHUFFLED4x16INT8 weights
+for batch, units, depth, act in [(1, 8, 32, NONE), (4, 12, 48, NONE), (1, 4, 16, RELU), (4, 8, 32, RELU6)]:
+    CASES.append(Case(f"fc_uint8_shuffled_b{batch}_{units}x{depth}" + ("" if act == NONE else f"_act{act}"),
+                      "FULLY_CONNECTED",
+                      [inp("uint8", [batch, depth], scale=0.05, zero_point=128),
+                       const("uint8", [units, depth], _ints([units, depth], 0, 255), scale=0.01, zero_point=128),
+                       const("int32", [units], _ints([units], -300, 300), scale=0.0005)],
+                      [out("int16", scale=0.01, zero_point=0), out("uint8", [batch, depth])],
+                      options=("FullyConnectedOptions", {"weightsFormat": 1, "fusedActivationFunction": act}),
+                      version=3))
