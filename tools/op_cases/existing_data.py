@@ -554,3 +554,18 @@ _densify_case("densify_float32_dense_levels", _dense_a, "dd", "float32")
 _densify_case("densify_float32_csr_uint8_indices", _dense_a, "ds", "float32", index_type="uint8")
 _densify_case("densify_float32_csr_uint16_indices", _dense_a, "ds", "float32", index_type="uint16")
 _densify_case("densify_float32_block1x4", np.pad(_dense_a, [(0, 0), (0, 3)]), "dsdd", "float32", block=[1, 4])
+
+
+def _int4_const(shape, values, **q):
+    spec = const("int8", shape, values, **q)
+    spec.dtype = "int4"
+    return spec
+
+
+CASES.append(Case("dequantize_int4", "DEQUANTIZE",
+                  [_int4_const([7], [-8, -5, -1, 0, 3, 6, 7], scale=0.5, zero_point=0)], [out("float32")], version=6))
+CASES.append(Case("dequantize_int4_perchannel", "DEQUANTIZE",
+                  [_int4_const([4, 6], (np.arange(24) % 15 - 7).tolist(), scale=[0.1, 0.2, 0.3, 0.4],
+                               zero_point=[0] * 4, axis=0)], [out("float32")], version=6))
+CASES.append(Case("dequantize_int4_zero_point", "DEQUANTIZE",
+                  [_int4_const([2, 3], [-8, -3, 0, 2, 5, 7], scale=0.25, zero_point=-1)], [out("float32")], version=6))

@@ -50,13 +50,16 @@ final class HybridConvolutionKernel: OpKernel {
     /// Whether the node is a hybrid one: float input with int8 weights.
     static func isHybrid(_ node: Node) -> Bool {
         guard let x = node.optionalInput(0), let w = node.optionalInput(1) else { return false }
-        return x.type == .float32 && (w.type == .int8 || w.type == .int4)
+        return x.type == .float32 && (w.type == .int8 || w.type == .int4 || w.type == .uint8)
     }
 
     func prepare(_ node: Node) throws {
         let input = try node.input(0), filter = try node.input(1)
         try node.expect(input, type: .float32, role: "input")
-        try node.expect(filter, type: .int8, .int4, role: "filter")
+        try node.expect(filter, type: .int8, .int4, .uint8, role: "filter")
+        if filter.type == .uint8, kind != .fullyConnected {
+            throw node.error("uint8 weights with a float input are supported for FULLY_CONNECTED only")
+        }
         try FloatOperand.checkExtent(input.shape, node: node, role: "input")
         try FloatOperand.checkExtent(filter.shape, node: node, role: "filter")
         switch kind {
@@ -130,11 +133,20 @@ final class HybridConvolutionKernel: OpKernel {
         // Weights fed at run time are widened in `eval`.
         if filter.isConstant {
             try QuantizedOperand.checkBytes(filter, node: node, role: "filter")
-            QuantizedOperand.widen(filter, zeroPoint: 0, into: weights.pointer)
+            HybridConvolutionKernel.widenWeights(filter, into: weights.pointer)
         }
         quantized.reserve(max(1, input.elementCount), filling: 0)
         input16.reserve(max(1, input.elementCount), filling: 0)
         batchScales.reserve(max(1, batches), filling: 0)
+    }
+
+    /// The weights as int16; uint8 bytes are read as int8, as LiteRT's hybrid FULLY_CONNECTED reads them
+    /// (the zero point is not applied).
+    static func widenWeights(_ filter: RuntimeTensor, into out: UnsafeMutablePointer<Int16>) {
+        guard filter.type == .uint8 else { return QuantizedOperand.widen(filter, zeroPoint: 0, into: out) }
+        guard let d = filter.data else { return }
+        let p = d.assumingMemoryBound(to: Int8.self)
+        for i in 0..<filter.elementCount { out[i] = Int16(p[i]) }
     }
 
     @inline(__always)
@@ -154,7 +166,7 @@ final class HybridConvolutionKernel: OpKernel {
         let filter = try node.input(1)
         if !filter.isConstant {
             try QuantizedOperand.checkBytes(filter, node: node, role: "filter")
-            QuantizedOperand.widen(filter, zeroPoint: 0, into: weights.pointer)
+            HybridConvolutionKernel.widenWeights(filter, into: weights.pointer)
         }
         guard output.elementCount > 0 else { return }
         let symmetric = kind == .fullyConnected ? !asymmetricInputs : (kind == .conv && !perChannel)

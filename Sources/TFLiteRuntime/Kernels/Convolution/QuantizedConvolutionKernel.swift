@@ -108,7 +108,8 @@ final class QuantizedConvolutionKernel: OpKernel {
         wide = input.type == .int16
         try FloatOperand.checkExtent(input.shape, node: node, role: "input")
         try FloatOperand.checkExtent(filter.shape, node: node, role: "filter")
-        // LiteRT's uint8 FULLY_CONNECTED may also write int16 (the same GEMM, a wider output).
+        // LiteRT's uint8 FULLY_CONNECTED may also write int16 (the same GEMM, a wider output). (int8 → int16
+        // and int16 → int8 run in LiteRT 2.3 but give saturated or unrelated values, so they are not offered.)
         let outputType: TensorType =
             kind == .fullyConnected && input.type == .uint8 && output.type == .int16 ? .int16 : input.type
 
