@@ -545,11 +545,11 @@ _dense_c = np.zeros([2, 3, 4])
 _dense_c[0, 1, 2] = 5
 _dense_c[1, 0, 0] = -1
 _dense_c[1, 2, 3] = 2.5
-for dtype, q in [("float32", {}), ("float16", {}), ("int8", dict(scale=0.5, zero_point=0))]:
+for dtype, dq in [("float32", {}), ("float16", {}), ("int8", dict(scale=0.5, zero_point=0))]:
     mult = 2 if dtype == "int8" else 1
-    _densify_case(f"densify_{dtype}_csr", _dense_a * mult, "ds", dtype, **q)
-    _densify_case(f"densify_{dtype}_block2x2", _dense_b * mult, "dsdd", dtype, block=[2, 2], **q)
-    _densify_case(f"densify_{dtype}_rank3_csr", _dense_c * mult, "dss", dtype, **q)
+    _densify_case(f"densify_{dtype}_csr", _dense_a * mult, "ds", dtype, **dq)
+    _densify_case(f"densify_{dtype}_block2x2", _dense_b * mult, "dsdd", dtype, block=[2, 2], **dq)
+    _densify_case(f"densify_{dtype}_rank3_csr", _dense_c * mult, "dss", dtype, **dq)
 _densify_case("densify_float32_dense_levels", _dense_a, "dd", "float32")
 _densify_case("densify_float32_csr_uint8_indices", _dense_a, "ds", "float32", index_type="uint8")
 _densify_case("densify_float32_csr_uint16_indices", _dense_a, "ds", "float32", index_type="uint16")
@@ -569,3 +569,43 @@ CASES.append(Case("dequantize_int4_perchannel", "DEQUANTIZE",
                                zero_point=[0] * 4, axis=0)], [out("float32")], version=6))
 CASES.append(Case("dequantize_int4_zero_point", "DEQUANTIZE",
                   [_int4_const([2, 3], [-8, -3, 0, 2, 5, 7], scale=0.25, zero_point=-1)], [out("float32")], version=6))
+
+# ---------------------------------------------------------------- more edge cases
+CASES.append(Case("transpose_float32_zero_dim", "TRANSPOSE", [x("float32", [2, 0, 3]), const("int32", [3], [2, 0, 1])],
+                  [o("float32")]))
+CASES.append(Case("pad_float32_zero_dim", "PAD", [x("float32", [0, 3]), const("int32", [2, 2], [[1, 1], [0, 1]])],
+                  [o("float32")]))
+CASES.append(Case("tile_float32_zero_multiple", "TILE", [x("float32", [2, 3]), const("int32", [2], [0, 2])],
+                  [o("float32")]))
+CASES.append(Case("reshape_float32_zero", "RESHAPE", [x("float32", [0, 3]), const("int32", [2], [3, 0])],
+                  [o("float32")]))
+CASES.append(Case("concatenation_float32_zero_inputs", "CONCATENATION", [x("float32", [2, 0]), x("float32", [2, 3])],
+                  [o("float32")], options=("ConcatenationOptions", {"axis": 1})))
+CASES.append(Case("resize_nearest_float32_align_upscale", "RESIZE_NEAREST_NEIGHBOR",
+                  [x("float32", [1, 3, 3, 1]), const("int32", [2], [7, 8])], [o("float32")],
+                  options=("ResizeNearestNeighborOptions", {"alignCorners": True})))
+CASES.append(Case("resize_bilinear_int8_size_input", "RESIZE_BILINEAR",
+                  [x("int8", [1, 4, 4, 3]), inp("int32", [2], values=[7, 5])], [o("int8")],
+                  options=("ResizeBilinearOptions", {"halfPixelCenters": True}), version=3))
+CASES.append(Case("strided_slice_int8_runtime_all", "STRIDED_SLICE",
+                  [x("int8", [5, 6]), inp("int32", [2], values=[4, 1]), inp("int32", [2], values=[0, 6]),
+                   inp("int32", [2], values=[-2, 2])], [o("int8")], options=("StridedSliceOptions", {}), version=4))
+CASES.append(Case("slice_int8_runtime_size_minus1", "SLICE",
+                  [x("int8", [4, 6]), inp("int32", [2], values=[1, 2]), inp("int32", [2], values=[-1, 3])],
+                  [o("int8")], version=4))
+CASES.append(Case("split_v_int8_runtime_sizes", "SPLIT_V",
+                  [x("int8", [7, 2]), inp("int32", [3], values=[2, 4, 1]), const("int32", [], [0])], [o("int8")] * 3,
+                  options=("SplitVOptions", {"numSplits": 3}), version=2))
+CASES.append(Case("space_to_batch_nd_float32_rank3_runtime", "SPACE_TO_BATCH_ND",
+                  [x("float32", [1, 5, 2]), inp("int32", [1], values=[2]), inp("int32", [1, 2], values=[0, 1])],
+                  [o("float32")], version=4))
+CASES.append(Case("mirror_pad_float32_reflect_max", "MIRROR_PAD",
+                  [x("float32", [3, 4]), const("int32", [2, 2], [[2, 2], [3, 3]])], [o("float32")],
+                  options=("MirrorPadOptions", {"mode": 0}), version=2))
+CASES.append(Case("mirror_pad_float32_symmetric_max", "MIRROR_PAD",
+                  [x("float32", [3, 4]), const("int32", [2, 2], [[3, 3], [4, 4]])], [o("float32")],
+                  options=("MirrorPadOptions", {"mode": 1}), version=2))
+CASES.append(Case("cast_float16_to_int32_edge", "CAST",
+                  [inp("float16", [6], values=[float("nan"), float("inf"), 65504.0, -0.5, 2.5, -7.99])], [out("int32")]))
+CASES.append(Case("cast_bool_to_float16_values", "CAST", [inp("bool", [4], values=[True, False, True, True])],
+                  [out("float16")]))

@@ -780,3 +780,40 @@ CASES.append(Case("softmax_float16", "SOFTMAX", [inp("float16", [3, 7])], [out("
 CASES.append(Case("fc_hybrid_uint8_weights", "FULLY_CONNECTED",
                   [inp("float32", [2, 8]), const("uint8", [5, 8], _ints([5, 8], 0, 255), scale=0.01, zero_point=128),
                    const("float32", [5], _floats([5]))], [out("float32")], version=3, tolerance=1e-4))
+
+# ---------------------------------------------------------------- edge cases
+_conv("conv2d_float32_stride3_kernel2", _copts(VALID, 3), k=(2, 2), in_shape=(1, 8, 8, 3))
+_conv("conv2d_float32_same_kernel_larger_than_input", _copts(SAME, 1), k=(5, 5), in_shape=(1, 3, 3, 2))
+_qconv("conv2d_int8_same_kernel_larger_than_input", "int8", True, _copts(SAME, 1), k=(5, 5), in_shape=(1, 3, 3, 2))
+_conv("conv2d_float32_zero_batch", _copts(), in_shape=(0, 5, 5, 3))
+_fc("fc_float32_zero_batch", _fopts(), in_shape=(0, 8))
+_qfc("fc_int8_zero_batch", "int8", in_shape=(0, 8))
+for beta in [0.0, -1.0, 10.0]:
+    tag = str(beta).replace(".", "_").replace("-", "neg")
+    CASES.append(Case(f"softmax_float32_beta_{tag}", "SOFTMAX", [inp("float32", [2, 6])], [out("float32")],
+                      options=("SoftmaxOptions", {"beta": beta})))
+    CASES.append(Case(f"softmax_int8_beta_{tag}", "SOFTMAX", [inp("int8", [2, 6], scale=0.1, zero_point=-3)],
+                      [out("int8", scale=1 / 256, zero_point=-128)], options=("SoftmaxOptions", {"beta": beta}),
+                      version=2))
+CASES.append(Case("softmax_float32_inf", "SOFTMAX", [inp("float32", [2, 4], values=[0, 1, float("inf"), 2,
+                                                                                       float("-inf"), 0, 1, 3])],
+                  [out("float32")], options=("SoftmaxOptions", {"beta": 1.0})))
+CASES.append(Case("softmax_float32_zero_rows", "SOFTMAX", [inp("float32", [0, 4])], [out("float32")],
+                  options=("SoftmaxOptions", {"beta": 1.0})))
+CASES.append(Case("log_softmax_float32_inf", "LOG_SOFTMAX", [inp("float32", [2, 3], values=[0, 1, float("-inf"),
+                                                                                            -1e30, 5, 2])],
+                  [out("float32")]))
+CASES.append(Case("log_softmax_uint8_other_scale", "LOG_SOFTMAX", [inp("uint8", [3, 10], scale=0.4, zero_point=0)],
+                  [out("uint8", scale=16 / 256, zero_point=255)]))
+CASES.append(Case("max_pool_float32_1x1_s3", "MAX_POOL_2D", [inp("float32", [1, 7, 7, 2])], [out("float32")],
+                  options=("Pool2DOptions", _popts(VALID, 3, 1))))
+CASES.append(Case("average_pool_int8_1x1_s3", "AVERAGE_POOL_2D", [inp("int8", [1, 7, 7, 2], scale=0.05, zero_point=-3)],
+                  [out("int8", scale=0.05, zero_point=-3)], options=("Pool2DOptions", _popts(VALID, 3, 1)), version=2))
+CASES.append(Case("max_pool_float32_nan", "MAX_POOL_2D",
+                  [inp("float32", [1, 2, 2, 1], values=[float("nan"), 1.0, -2.0, 0.5])], [out("float32")],
+                  options=("Pool2DOptions", _popts(VALID, 2, 2))))
+CASES.append(Case("prelu_float32_nan_alpha", "PRELU", [inp("float32", [4], values=[-1.0, 2.0, float("nan"), -0.0]),
+                                                       inp("float32", [4], values=[0.5, 0.5, 0.5, float("nan")])],
+                  [out("float32")]))
+_bmm("batch_matmul_float32_zero_batch", [0, 3, 4], [4, 5])
+_bmm("batch_matmul_float32_k1", [2, 3, 1], [2, 1, 5])
