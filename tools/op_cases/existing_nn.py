@@ -846,3 +846,29 @@ for scale in [0.002, 0.0001]:
     CASES.append(Case(f"softmax_int16_scale_{scale}".replace(".", "_"), "SOFTMAX",
                       [inp("int16", [3, 9], scale=scale, zero_point=0)], [out("int16", scale=1 / 32768, zero_point=0)],
                       options=("SoftmaxOptions", {"beta": 1.0}), version=3))
+
+# ---------------------------------------------------------------- more variants
+CASES.append(Case("conv2d_hybrid_int8_grouped", "CONV_2D",
+                  [inp("float32", [1, 6, 6, 4]),
+                   const("int8", [4, 3, 3, 2], _ints([4, 3, 3, 2], -127, 127), scale=[0.01, 0.02, 0.015, 0.03],
+                         zero_point=[0] * 4, axis=0),
+                   const("float32", [4], _floats([4]))], [out("float32")], options=("Conv2DOptions", _copts()),
+                  version=6, tolerance=1e-4))
+CASES.append(Case("conv2d_int16_grouped", "CONV_2D",
+                  [inp("int16", [1, 6, 6, 4], scale=0.001, zero_point=0),
+                   const("int8", [4, 3, 3, 2], _ints([4, 3, 3, 2], -127, 127), scale=[0.01, 0.02, 0.015, 0.03],
+                         zero_point=[0] * 4, axis=0),
+                   const("int64", [4], _ints([4], -300, 300), scale=[0.00001, 0.00002, 0.000015, 0.00003],
+                         zero_point=[0] * 4)],
+                  [out("int16", scale=0.004, zero_point=0)], options=("Conv2DOptions", _copts()), version=6))
+CASES.append(Case("conv2d_uint8_grouped", "CONV_2D",
+                  [inp("uint8", [1, 6, 6, 4], scale=0.05, zero_point=128),
+                   const("uint8", [4, 3, 3, 2], _ints([4, 3, 3, 2], 90, 200), scale=0.012, zero_point=140),
+                   const("int32", [4], _ints([4], -300, 300), scale=0.0006)],
+                  [out("uint8", scale=0.25, zero_point=120)], options=("Conv2DOptions", _copts()), version=6))
+_hybrid_conv("depthwise_hybrid_int8_mult2", "DEPTHWISE_CONV_2D", True, _dopts(m=2), in_shape=(1, 6, 6, 3), out_c=6,
+             version=6)
+_hybrid_fc("fc_hybrid_int8_asym_perchannel_rank4_keep", True, per_channel=True, in_shape=(2, 2, 3, 16), keep=True)
+_lstm("lstm_int8_long", 47, 2, 9, 7, 12, 12, integer=True, version=4)
+_lstm("lstm_int8_cifg_projection_layer_norm", 48, 2, 4, 5, 8, 4, integer=True, cifg=True, projection=True,
+      layer_norm=True, version=4)
