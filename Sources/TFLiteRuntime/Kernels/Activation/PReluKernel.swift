@@ -3,8 +3,8 @@
 ///
 /// The output has the broadcast shape of the two inputs, as in LiteRT.
 ///
-/// uint8, int8 and int16 (same type for input and alpha, or int16 input with int8 alpha) follow LiteRT's `reference_ops::Prelu` /
-/// `BroadcastPrelu4DSlow`: `x − zp ≥ 0` is rescaled by `s_x / s_out`, otherwise the product
+/// uint8, int8 and int16 (same type for input and alpha, or int16 input with int8 alpha) follow LiteRT's
+/// `reference_ops::Prelu` / `BroadcastPrelu4DSlow`: `x − zp ≥ 0` is rescaled by `s_x / s_out`, otherwise the product
 /// `(x − zp)(α − zp_α)` by `s_x s_α / s_out`.
 final class PReluKernel: OpKernel {
     private var plan: BroadcastPlan?

@@ -1,7 +1,8 @@
 import Foundation
 
 /// SOFTMAX over the last axis of a float32 tensor of any rank, with `beta` (`SoftmaxOptions`
-/// field 0) scaling the logits (float16 too, computed in float); quantized uint8/int8 (output of the same type or int16) and int16.
+/// field 0) scaling the logits (float16 too, computed in float); quantized uint8/int8 (output of the same type or
+/// int16) and int16.
 ///
 /// As in LiteRT, each row subtracts its maximum before exponentiating, so large logits do not
 /// overflow: `y = exp((x - max) * beta) / sum`.

@@ -1,6 +1,6 @@
 /// DEQUANTIZE to float32: float16 widens exactly (how fp16-weight models store their filters);
-/// int8, uint8, int16 and int4 (unpacked to int8 first, as LiteRT) compute `scale * (q - zeroPoint)`, per tensor (in the order of LiteRT's
-/// optimized kernel) or per channel along the quantized dimension (in float, as LiteRT).
+/// int8, uint8, int16 and int4 (unpacked to int8 first, as LiteRT) compute `scale * (q - zeroPoint)`, per tensor (in
+/// the order of LiteRT's optimized kernel) or per channel along the quantized dimension (in float, as LiteRT).
 ///
 /// A constant input (weights) is dequantized once while preparing and the output bound as a
 /// constant, so the consuming convolution can pack it.
@@ -53,7 +53,8 @@ final class DequantizeKernel: OpKernel {
             }
             unpacked.withUnsafeBytes { raw in
                 guard let base = raw.baseAddress else { return }
-                DequantizeKernel.dequantize(base, .int8, shape: x.shape, x.quantization, output, threads: node.threadCount)
+                DequantizeKernel.dequantize(
+                    base, .int8, shape: x.shape, x.quantization, output, threads: node.threadCount)
             }
             return
         }

@@ -1,5 +1,6 @@
 /// Dynamic-range ("hybrid") CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED: float input and output,
-/// int8 weights (constant, or run-time inputs; int4 too, unpacked) with symmetric per-tensor or per-channel scales. Follows LiteRT:
+/// int8 weights (constant, or run-time inputs; int4 too, unpacked; FULLY_CONNECTED also takes uint8 weights,
+/// whose bytes LiteRT reads as int8) with symmetric per-tensor or per-channel scales. Follows LiteRT:
 ///
 /// - FULLY_CONNECTED quantizes each input row to int8, symmetrically (`SymmetricQuantizeFloats`:
 ///   scale = max|x| / 127) or, with `asymmetric_quantize_inputs`, asymmetrically; accumulates

@@ -184,7 +184,9 @@ final class QuantizedConvolutionKernel: OpKernel {
         if input.type == .int16 {
             guard inputZeroPoint == 0, outputZeroPoint == 0 else { throw node.error("int16 activations must have zero point 0") }
         }
-        if filter.type == .int8 || filter.type == .int4, let zps = filter.quantization?.zeroPoints, zps.contains(where: { $0 != 0 }) {
+        if filter.type == .int8 || filter.type == .int4, let zps = filter.quantization?.zeroPoints,
+            zps.contains(where: { $0 != 0 })
+        {
             throw node.error("int8 filter must be symmetric (zero point 0)")
         }
         // uint8 kernels and per-tensor FULLY_CONNECTED use LiteRT's legacy per-tensor multiplier.

@@ -171,8 +171,8 @@ final class QuantizedTransposeConvKernel: OpKernel {
                         if p * channels + c < neonFlat {
                             v = FixedPoint.neonMultiply(sum, by: multipliers[c]) &+ outputZeroPoint
                         } else {
-                            v = FixedPoint.multiply(sum, by: multipliers[c], rounding: c < neonChannels ? .gemm : .reference)
-                                &+ outputZeroPoint
+                            let rounding: FixedPoint.GemmRounding = c < neonChannels ? .gemm : .reference
+                            v = FixedPoint.multiply(sum, by: multipliers[c], rounding: rounding) &+ outputZeroPoint
                         }
                     }
                     row[c] = min(max(v, activationMin), activationMax)

@@ -38,10 +38,16 @@ final class ShuffledFullyConnectedKernel: OpKernel {
         guard rows % 4 == 0, depth % 16 == 0, depth > 0 else {
             throw node.error("shuffled weights need rows % 4 == 0 and columns % 16 == 0, have \(weights.shape)")
         }
-        guard input.elementCount % depth == 0 else { throw node.error("input \(input.shape) does not split into rows of \(depth)") }
+        guard input.elementCount % depth == 0 else {
+            throw node.error("input \(input.shape) does not split into rows of \(depth)")
+        }
         batches = input.elementCount / depth
-        guard batches == 1 || batches == 4 else { throw node.error("shuffled weights need 1 or 4 batch rows, have \(batches)") }
-        guard bias.elementCount == rows else { throw node.error("bias has \(bias.elementCount) values for \(rows) rows") }
+        guard batches == 1 || batches == 4 else {
+            throw node.error("shuffled weights need 1 or 4 batch rows, have \(batches)")
+        }
+        guard bias.elementCount == rows else {
+            throw node.error("bias has \(bias.elementCount) values for \(rows) rows")
+        }
         let inputScales = try QuantizedOperand.scales(input, node: node, role: "input")
         let weightScales = try QuantizedOperand.scales(weights, node: node, role: "weights", allowZero: true)
         let outputScales = try QuantizedOperand.scales(output, node: node, role: "output")
@@ -56,9 +62,10 @@ final class ShuffledFullyConnectedKernel: OpKernel {
     func eval(_ node: Node) throws {
         let input = try node.input(0), weights = try node.input(1), bias = try node.input(2)
         let output = try node.output(0), workspace = try node.output(1)
-        for (t, role) in [(input, "input"), (weights, "weights"), (bias, "bias"), (output, "output"), (workspace, "workspace")] {
-            try QuantizedOperand.checkBytes(t, node: node, role: role)
-        }
+        let operands = [
+            (input, "input"), (weights, "weights"), (bias, "bias"), (output, "output"), (workspace, "workspace"),
+        ]
+        for (t, role) in operands { try QuantizedOperand.checkBytes(t, node: node, role: role) }
         guard let xd = input.data, let wd = weights.data, let bd = bias.data, let yd = output.data,
             let sd = workspace.data
         else { return }
