@@ -227,6 +227,9 @@ final class QuantizedConvolutionKernel: OpKernel {
                 wide = false
             }
         }
+        // CONV_2D 16x8 with an int32 bias (which LiteRT reads correctly only with `quantized_bias_type` INT32)
+        // runs LiteRT's optimized GEMM: int32 accumulators and the 32-bit multiplier.
+        if kind == .conv, wide, groups == 1, node.optionalInput(2)?.type == .int32 { wide = false }
 
         // LiteRT's optimized CONV_2D and FULLY_CONNECTED finish in cpu_backend_gemm, which rounds the final
         // shift's ties upward (see `FixedPoint.GemmRounding`); DEPTHWISE_CONV_2D, grouped convolution and the

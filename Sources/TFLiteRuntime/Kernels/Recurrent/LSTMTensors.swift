@@ -21,6 +21,8 @@ struct LSTMOptions {
     var projClip: Float
     var timeMajor: Bool
     var asymmetricQuantizeInputs: Bool
+    /// Recurrent weights are vectors of the cell width, multiplied element-wise with the output state.
+    var diagonalRecurrent = false
 
     init(_ node: Node) throws {
         let p = try SequenceLSTMParameters(node)
@@ -29,6 +31,7 @@ struct LSTMOptions {
         projClip = p.projClip
         timeMajor = p.timeMajor
         asymmetricQuantizeInputs = p.asymmetricQuantizeInputs
+        diagonalRecurrent = p.diagonalRecurrentTensors
         guard cellClip >= 0, projClip >= 0, cellClip.isFinite, projClip.isFinite else {
             throw node.error("cell_clip and proj_clip must be finite and non-negative")
         }
