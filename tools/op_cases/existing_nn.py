@@ -599,6 +599,11 @@ def _lstm(name, seed, batch, steps, n_in, n_cell, n_out, *, cifg=False, peephole
         for k, gate in ((9, "i"), (10, "f"), (11, "o")):
             if gate == "i" and cifg:
                 continue
+            if integer:  # int16 peephole weights, symmetric
+                v = rng.uniform(-0.5, 0.5, size=[n_cell])
+                ps = float(np.abs(v).max()) / 32767
+                ins[k] = const("int16", [n_cell], np.round(v / ps).astype(np.int16).tolist(), scale=ps)
+                continue
             ins[k] = weights([n_cell]) if hybrid else vec()
     hidden_scale, hidden_zp = 1 / 100, -2
     if projection:
@@ -900,3 +905,6 @@ _diagonal(CASES[-1])
 _lstm("lstm_float32_diagonal_recurrent_peephole_cifg", 50, 1, 4, 4, 5, 5, peephole=True, cifg=True)
 _diagonal(CASES[-1])
 # Hybrid (int8 weights) with diagonal recurrent weights: LiteRT 2.3 outputs NaN for some units; not a case.
+_lstm("lstm_int8_peephole", 52, 1, 5, 4, 6, 6, integer=True, peephole=True, version=4)
+_lstm("lstm_int8_peephole_cifg_layer_norm", 53, 2, 4, 4, 8, 8, integer=True, peephole=True, cifg=True,
+      layer_norm=True, version=4)
