@@ -908,3 +908,25 @@ _diagonal(CASES[-1])
 _lstm("lstm_int8_peephole", 52, 1, 5, 4, 6, 6, integer=True, peephole=True, version=4)
 _lstm("lstm_int8_peephole_cifg_layer_norm", 53, 2, 4, 4, 8, 8, integer=True, peephole=True, cifg=True,
       layer_norm=True, version=4)
+
+# ---------------------------------------------------------------- more run-time weights
+_bmm("batch_matmul_hybrid_sym_rhs_input", [2, 3, 8], [8, 5], rhs_const=True, qb=dict(dtype="int8", scale=0.02),
+     version=4, tolerance=1e-4)
+_as_input(CASES[-1], 1)
+_hybrid_conv("depthwise_hybrid_int8_filter_input", "DEPTHWISE_CONV_2D", True, _dopts(), in_shape=(1, 6, 6, 4),
+             version=6)
+_as_input(CASES[-1], 1)
+_qdw("depthwise_int16_filter_input", "int16", True)
+_as_input(CASES[-1], 1)
+_qconv("conv2d_int8_bias_input", "int8", True)
+_as_input(CASES[-1], 2)
+_qdw("depthwise_int8_bias_input", "int8", True)
+_as_input(CASES[-1], 2)
+_tconv("transpose_conv_int8_bias_input", _topts(), [1, 8, 8, 3], [1, 4, 4, 2], kind="int8")
+_as_input(CASES[-1], 3)
+_tconv("transpose_conv_float32_bias_input", _topts(), [1, 8, 8, 3], [1, 4, 4, 2])
+_as_input(CASES[-1], 3)
+_conv("conv2d_float32_bias_input", _copts())
+_as_input(CASES[-1], 2)
+_dw("depthwise_float32_bias_input", _dopts())
+_as_input(CASES[-1], 2)
