@@ -28,6 +28,7 @@ DTYPES: dict[str, tuple[int, Any]] = {
     "float16": (schema.TensorType.FLOAT16, np.float16),
     "float64": (schema.TensorType.FLOAT64, np.float64),
     "int8": (schema.TensorType.INT8, np.int8),
+    "int4": (schema.TensorType.INT4, np.int8),  # values -8..7, stored two per byte (low nibble first)
     "uint8": (schema.TensorType.UINT8, np.uint8),
     "int16": (schema.TensorType.INT16, np.int16),
     "uint16": (schema.TensorType.UINT16, np.uint16),
@@ -60,12 +61,15 @@ class TensorSpec:
     zero_point: int | list[int] | None = None
     axis: int = 0
     unique: bool = False  # random values without repeats (TOPK ties, ...)
-    variable: bool = False  # a variable (state) tensor: not a graph input, LiteRT zeroes it
+    variable: bool = False  # a state tensor the operator updates (LSTM/RNN state): zeros, not a graph input
+    sparsity: Any = None  # a schema.SparsityParametersT for a sparse constant (DENSIFY)
 
     def array(self, rng: np.random.Generator) -> np.ndarray:
         """The tensor's values: the given ones, or seeded random ones of its dtype."""
         np_type = DTYPES[self.dtype][1]
         if self.values is not None:
+            if self.sparsity is not None:  # only the stored values of a sparse constant
+                return np.asarray(self.values, dtype=np_type).ravel()
             return np.asarray(self.values, dtype=np_type).reshape(self.shape)
         count = int(np.prod(self.shape)) if self.shape else 1
         if self.dtype.startswith("complex"):
@@ -114,6 +118,11 @@ def var(dtype: str, shape: Sequence[int], **kw: Any) -> TensorSpec:
     return TensorSpec(dtype, list(shape), variable=True, **kw)
 
 
+def state(dtype: str, shape: Sequence[int], **kw: Any) -> TensorSpec:
+    """A variable (state) tensor: starts as zeros, the operator reads and updates it."""
+    return TensorSpec(dtype, list(shape), variable=True, **kw)
+
+
 def out(dtype: str, shape: Sequence[int] = (), **kw: Any) -> TensorSpec:
     """An output; its shape is filled in from LiteRT's answer when left empty."""
     return TensorSpec(dtype, list(shape), **kw)
@@ -157,6 +166,12 @@ def string_buffer(strings: Sequence[bytes]) -> bytes:
         at += len(item)
     offsets.append(at)
     return np.asarray([len(strings)] + offsets, dtype="<i4").tobytes() + b"".join(strings)
+def _pack_int4(values: np.ndarray) -> np.ndarray:
+    """Two signed 4-bit values per byte, the first in the low nibble (LiteRT's int4 layout)."""
+    v = np.asarray(values, dtype=np.int8).ravel()
+    if len(v) % 2:
+        v = np.append(v, np.int8(0))
+    return ((v[0::2] & 0xF) | ((v[1::2] & 0xF) << 4)).astype(np.uint8)
 
 
 def _quantization(spec: TensorSpec) -> "schema.QuantizationParametersT | None":
@@ -224,10 +239,12 @@ def build(case: Case, output_shapes: Sequence[Sequence[int]] | None = None) -> b
             t.shape = list(shape)
             t.buffer = 0
             t.quantization = _quantization(spec)
-            if spec.variable:
-                t.isVariable = True
+            t.isVariable = spec.variable
+            t.sparsity = spec.sparsity
             if spec.const:
                 data = spec.array(rng)
+                if spec.dtype == "int4":
+                    data = _pack_int4(data)
                 b = schema.BufferT()
                 if spec.dtype == "string":
                     b.data = list(string_buffer([bytes(v) for v in data.reshape(-1)]))
@@ -250,7 +267,9 @@ def build(case: Case, output_shapes: Sequence[Sequence[int]] | None = None) -> b
         for i, spec in enumerate(c.outputs):
             shape = shapes[i] if shapes is not None else spec.shape
             op_outputs.append(add_tensor(spec, f"output_{i}", shape))
-        op_intermediates = [add_tensor(spec, f"intermediate_{i}", spec.shape) for i, spec in enumerate(c.intermediates)]
+        # Intermediate tensors (the integer LSTM's gate scales): `intermediates`, or `extra["intermediates"]`.
+        listed = c.intermediates or c.extra.get("intermediates") or []
+        op_intermediates = [add_tensor(spec, f"intermediate_{i}", spec.shape) for i, spec in enumerate(listed)]
 
         op = schema.OperatorT()
         op.opcodeIndex = opcode(c)

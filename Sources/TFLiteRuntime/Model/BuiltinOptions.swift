@@ -286,6 +286,8 @@ struct SequenceLSTMParameters {
     var projClip: Float
     var timeMajor: Bool
     var asymmetricQuantizeInputs: Bool
+    /// Recurrent weights are vectors (the diagonal of the matrices), applied element-wise.
+    var diagonalRecurrentTensors: Bool
 
     init(_ node: Node) throws {
         let o = OptionsReader(node)
@@ -294,5 +296,6 @@ struct SequenceLSTMParameters {
         projClip = try o.float(2)
         timeMajor = try o.bool(3)
         asymmetricQuantizeInputs = try o.bool(4)
+        diagonalRecurrentTensors = try o.bool(5)
     }
 }

@@ -3,12 +3,14 @@
 ///
 /// The output has the broadcast shape of the two inputs, as in LiteRT.
 ///
-/// uint8 and int8 (same type for input and alpha) follow LiteRT's `reference_ops::Prelu` /
-/// `BroadcastPrelu4DSlow`: `x − zp ≥ 0` is rescaled by `s_x / s_out`, otherwise the product
+/// uint8, int8 and int16 (same type for input and alpha, or int16 input with int8 alpha) follow LiteRT's
+/// `reference_ops::Prelu` / `BroadcastPrelu4DSlow`: `x − zp ≥ 0` is rescaled by `s_x / s_out`, otherwise the product
 /// `(x − zp)(α − zp_α)` by `s_x s_α / s_out`.
 final class PReluKernel: OpKernel {
     private var plan: BroadcastPlan?
     private var quantized: QuantizedPReluParameters?
+    /// int8 slopes of an int16 input, widened.
+    private var wideAlpha: [Int16] = []
 
     init(_ node: Node) throws { try node.expect(inputs: 2, outputs: 1) }
 
@@ -18,7 +20,7 @@ final class PReluKernel: OpKernel {
         switch x.type {
         case .float32:
             break
-        case .uint8, .int8:
+        case .uint8, .int8, .int16:
             let y = try node.output(0)
             guard x.quantization != nil, alpha.quantization != nil, y.quantization != nil, y.scale > 0 else {
                 throw node.error("quantized input, alpha and output need scales")
@@ -28,9 +30,10 @@ final class PReluKernel: OpKernel {
                 identity: FixedPoint.quantizeMultiplier(Double(x.scale / y.scale)),
                 product: FixedPoint.quantizeMultiplier(Double(x.scale * alpha.scale / y.scale)))
         default:
-            throw node.error("input type \(x.type.name) is not supported; supported: FLOAT32")
+            throw node.error("input type \(x.type.name) is not supported; supported: FLOAT32, UINT8, INT8, INT16")
         }
-        guard alpha.type == x.type else {
+        // int16 activations take int8 slopes (LiteRT's 16x8 scheme), widened in `eval`.
+        guard alpha.type == x.type || (x.type == .int16 && alpha.type == .int8) else {
             throw node.error("alpha has type \(alpha.type.name), the input \(x.type.name)")
         }
         guard let shape = broadcastShape(x.shape, alpha.shape) else {
@@ -40,6 +43,7 @@ final class PReluKernel: OpKernel {
             throw node.error("broadcast shape \(shape) has too many elements")
         }
         self.plan = plan
+        if alpha.type != x.type { wideAlpha = [Int16](repeating: 0, count: alpha.elementCount) }
         try node.setOutput(0, type: x.type, shape: plan.outputShape)
     }
 
@@ -48,6 +52,7 @@ final class PReluKernel: OpKernel {
         switch try node.input(0).type {
         case .uint8: return try runQuantized(UInt8.self, node, plan)
         case .int8: return try runQuantized(Int8.self, node, plan)
+        case .int16: return try runQuantized(Int16.self, node, plan)
         default: break
         }
         let x = try node.elementwiseBuffer(try node.input(0), Float.self, role: "input")
@@ -63,9 +68,24 @@ extension PReluKernel {
     private func runQuantized<T: QuantizedElement>(_: T.Type, _ node: Node, _ plan: BroadcastPlan) throws {
         guard let quantized else { throw node.error("eval before prepare") }
         let x = try node.elementwiseBuffer(try node.input(0), T.self, role: "input")
-        let alpha = try node.elementwiseBuffer(try node.input(1), T.self, role: "alpha")
         let y = try node.elementwiseBuffer(try node.output(0), T.self, role: "output")
         guard y.count == plan.outputCount else { throw node.error("output is not sized for the broadcast shape") }
+        let alphaTensor = try node.input(1)
+        if alphaTensor.type != T.tensorType {
+            let narrow = try node.elementwiseBuffer(alphaTensor, Int8.self, role: "alpha")
+            guard narrow.count == wideAlpha.count else { throw node.error("alpha changed size after prepare") }
+            for i in 0..<narrow.count { wideAlpha[i] = Int16(narrow[i]) }
+            try wideAlpha.withUnsafeBufferPointer { wide in
+                try wide.withMemoryRebound(to: T.self) { a in
+                    guard let px = x.baseAddress, let pa = a.baseAddress, let py = y.baseAddress else { return }
+                    plan.apply(
+                        QuantizedPReluFunctor<T>(p: quantized), px, pa, py, threads: node.threadCount,
+                        minimumPerThread: 32768)
+                }
+            }
+            return
+        }
+        let alpha = try node.elementwiseBuffer(alphaTensor, T.self, role: "alpha")
         guard let px = x.baseAddress, let pa = alpha.baseAddress, let py = y.baseAddress else { return }
         plan.apply(QuantizedPReluFunctor<T>(p: quantized), px, pa, py, threads: node.threadCount, minimumPerThread: 32768)
     }

@@ -7,7 +7,7 @@ import Foundation
 ///   value below the row maximum;
 /// - per row, a float sum of table values in order, `inv = 1 / (sum × s_out)`;
 /// - each output `table[…] × inv` quantized as `Int(p + 0.5)` for uint8 (x86's path) and
-///   `round(p) + zp` for int8 and for the int16 output LiteRT also allows after int8 logits.
+///   `round(p) + zp` for int8 and int16 (a uint8/int8 input may have an int16 output).
 struct QuantizedSoftmax {
     var table = [Float](repeating: 0, count: 256)
     var outputScale: Float = 0
@@ -16,8 +16,7 @@ struct QuantizedSoftmax {
     init() {}
 
     init(_ node: Node, beta: Float, input x: RuntimeTensor, output y: RuntimeTensor) throws {
-        // LiteRT also takes int8 logits with int16 probabilities (the same table, a 16-bit output).
-        guard y.type == x.type || (x.type == .int8 && y.type == .int16) else {
+        guard y.type == x.type || y.type == .int16 else {
             throw node.error("output type \(y.type.name) differs from input \(x.type.name)")
         }
         guard x.quantization != nil, y.quantization != nil, y.scale > 0 else {
@@ -34,14 +33,11 @@ struct QuantizedSoftmax {
     }
 
     func apply<T: QuantizedElement>(_ node: Node, _: T.Type, _ x: RuntimeTensor, _ y: RuntimeTensor) throws {
-        if y.type == .int16 {
-            try apply(node, T.self, Int16.self, x, y)
-        } else {
-            try apply(node, T.self, T.self, x, y)
-        }
+        if y.type == .int16 { return try apply(node, T.self, Int16.self, x, y) }
+        try apply(node, T.self, T.self, x, y)
     }
 
-    private func apply<T: QuantizedElement, U: QuantizedElement>(
+    func apply<T: QuantizedElement, U: QuantizedElement>(
         _ node: Node, _: T.Type, _: U.Type, _ x: RuntimeTensor, _ y: RuntimeTensor
     ) throws {
         let input = try node.elementwiseBuffer(x, T.self, role: "input")

@@ -1,7 +1,8 @@
 import Foundation
 
 /// SOFTMAX over the last axis of a float32 tensor of any rank, with `beta` (`SoftmaxOptions`
-/// field 0) scaling the logits.
+/// field 0) scaling the logits (float16 too, computed in float); quantized uint8/int8 (output of the same type or
+/// int16) and int16.
 ///
 /// As in LiteRT, each row subtracts its maximum before exponentiating, so large logits do not
 /// overflow: `y = exp((x - max) * beta) / sum`.
@@ -19,7 +20,7 @@ final class SoftmaxKernel: OpKernel {
     func prepare(_ node: Node) throws {
         let x = try node.input(0)
         switch x.type {
-        case .float32:
+        case .float32, .float16:
             break
         case .uint8, .int8:
             let y = try node.output(0)
@@ -33,7 +34,8 @@ final class SoftmaxKernel: OpKernel {
         default:
             throw node.error("input type \(x.type.name) is not supported; supported: FLOAT32")
         }
-        try node.setOutput(0, type: x.type, shape: x.shape)
+        let y = try node.output(0)
+        try node.setOutput(0, type: x.type == .float32 || x.type == .float16 ? x.type : y.type, shape: x.shape)
     }
 
     func eval(_ node: Node) throws {
@@ -42,6 +44,7 @@ final class SoftmaxKernel: OpKernel {
         case .uint8: return try quantized.apply(node, UInt8.self, xt, try node.output(0))
         case .int8: return try quantized.apply(node, Int8.self, xt, try node.output(0))
         case .int16: return try quantized16.apply(node, xt, try node.output(0))
+        case .float16: return try evalHalf(node, xt)
         default: break
         }
         let x = try node.elementwiseBuffer(xt, Float.self, role: "input")
@@ -55,6 +58,25 @@ final class SoftmaxKernel: OpKernel {
         parallelFor(rows, threads: node.threadCount, minimumPerThread: max(1, 4096 / depth)) { range in
             for r in range {
                 SoftmaxKernel.row(px + r * depth, py + r * depth, depth, beta)
+            }
+        }
+    }
+
+    /// float16: each row widened to float, the float softmax, rounded back to half. (LiteRT's float16
+    /// kernel rounds differently in about one output in five, by one half-precision step.)
+    private func evalHalf(_ node: Node, _ xt: RuntimeTensor) throws {
+        let x = try node.elementwiseBuffer(xt, UInt16.self, role: "input")
+        let y = try node.elementwiseBuffer(try node.output(0), UInt16.self, role: "output")
+        guard x.count == y.count else { throw node.error("output is not sized like the input") }
+        let depth = xt.rank == 0 ? 1 : xt.shape[xt.rank - 1]
+        guard depth > 0 else { return }
+        let beta = self.beta
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * depth) { buffer in
+            guard let row = buffer.baseAddress else { return }
+            for r in 0..<(x.count / depth) {
+                for i in 0..<depth { row[i] = HalfPrecision.float(fromHalf: x[r * depth + i]) }
+                SoftmaxKernel.row(row, row + depth, depth, beta)
+                for i in 0..<depth { y[r * depth + i] = HalfPrecision.half(from: row[depth + i]) }
             }
         }
     }

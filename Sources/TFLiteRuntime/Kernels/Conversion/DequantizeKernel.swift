@@ -1,6 +1,6 @@
 /// DEQUANTIZE to float32: float16 widens exactly (how fp16-weight models store their filters);
-/// int8, uint8 and int16 compute `scale * (q - zeroPoint)`, per tensor (in the order of LiteRT's
-/// optimized kernel) or per channel along the quantized dimension (in float, as LiteRT).
+/// int8, uint8, int16 and int4 (unpacked to int8 first, as LiteRT) compute `scale * (q - zeroPoint)`, per tensor (in
+/// the order of LiteRT's optimized kernel) or per channel along the quantized dimension (in float, as LiteRT).
 ///
 /// A constant input (weights) is dequantized once while preparing and the output bound as a
 /// constant, so the consuming convolution can pack it.
@@ -14,7 +14,7 @@ final class DequantizeKernel: OpKernel {
         if folded.isCurrent(node), MoveSupport.allInputsConstant(node) { return }
         try folded.reset(node)
         let x = try node.input(0)
-        try node.expect(x, type: .float16, .int8, .uint8, .int16, role: "input")
+        try node.expect(x, type: .float16, .int8, .uint8, .int16, .int4, role: "input")
         if let q = x.quantization, x.type != .float16 {
             if x.type == .int16, q.zeroPoints.contains(where: { $0 != 0 }) {
                 throw node.error("int16 input must have zero point 0")
@@ -38,8 +38,27 @@ final class DequantizeKernel: OpKernel {
 
     private func run(_ node: Node) throws {
         let x = try node.input(0), y = try node.output(0)
-        let source = try MoveSupport.source(x, node, role: "input")
         let output = try MoveSupport.destination(y, node, role: "output").assumingMemoryBound(to: Float.self)
+        if x.type == .int4 {
+            // LiteRT unpacks int4 (two per byte, low nibble first) to int8, then runs the int8 path.
+            let count = x.elementCount
+            try QuantizedOperand.checkBytes(x, node: node, role: "input")
+            var unpacked = [Int8](repeating: 0, count: count)
+            if count > 0, let d = x.data {
+                let p = d.assumingMemoryBound(to: UInt8.self)
+                for i in 0..<count {
+                    let byte = p[i >> 1]
+                    unpacked[i] = Int8(bitPattern: i & 1 == 0 ? byte << 4 : byte & 0xF0) >> 4
+                }
+            }
+            unpacked.withUnsafeBytes { raw in
+                guard let base = raw.baseAddress else { return }
+                DequantizeKernel.dequantize(
+                    base, .int8, shape: x.shape, x.quantization, output, threads: node.threadCount)
+            }
+            return
+        }
+        let source = try MoveSupport.source(x, node, role: "input")
         DequantizeKernel.dequantize(source, x.type, shape: x.shape, x.quantization, output, threads: node.threadCount)
     }
 

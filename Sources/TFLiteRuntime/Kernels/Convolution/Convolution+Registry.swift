@@ -11,6 +11,7 @@ extension OpRegistry {
                     ? QuantizedConvolutionKernel(node, kind: .depthwise) as OpKernel : DepthwiseConv2DKernel(node)
             },
             .fullyConnected: { node in
+                if ShuffledFullyConnectedKernel.isShuffled(node) { return try ShuffledFullyConnectedKernel(node) }
                 if HybridConvolutionKernel.isHybrid(node) { return try HybridConvolutionKernel(node, kind: .fullyConnected) }
                 return try quantizedInput(node)
                     ? QuantizedConvolutionKernel(node, kind: .fullyConnected) as OpKernel : FullyConnectedKernel(node)

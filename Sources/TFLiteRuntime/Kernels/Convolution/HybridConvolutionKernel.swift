@@ -1,5 +1,6 @@
 /// Dynamic-range ("hybrid") CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED: float input and output,
-/// constant int8 weights with symmetric per-tensor or per-channel scales. Follows LiteRT:
+/// int8 weights (constant, or run-time inputs; int4 too, unpacked; FULLY_CONNECTED also takes uint8 weights,
+/// whose bytes LiteRT reads as int8) with symmetric per-tensor or per-channel scales. Follows LiteRT:
 ///
 /// - FULLY_CONNECTED quantizes each input row to int8, symmetrically (`SymmetricQuantizeFloats`:
 ///   scale = max|x| / 127) or, with `asymmetric_quantize_inputs`, asymmetrically; accumulates
@@ -50,15 +51,15 @@ final class HybridConvolutionKernel: OpKernel {
     /// Whether the node is a hybrid one: float input with int8 weights.
     static func isHybrid(_ node: Node) -> Bool {
         guard let x = node.optionalInput(0), let w = node.optionalInput(1) else { return false }
-        return x.type == .float32 && w.type == .int8
+        return x.type == .float32 && (w.type == .int8 || w.type == .int4 || w.type == .uint8)
     }
 
     func prepare(_ node: Node) throws {
         let input = try node.input(0), filter = try node.input(1)
         try node.expect(input, type: .float32, role: "input")
-        try node.expect(filter, type: .int8, role: "filter")
-        guard QuantizedOperand.isReadableConstant(filter) else {
-            throw node.error("hybrid kernels need constant int8 weights")
+        try node.expect(filter, type: .int8, .int4, .uint8, role: "filter")
+        if filter.type == .uint8, kind != .fullyConnected {
+            throw node.error("uint8 weights with a float input are supported for FULLY_CONNECTED only")
         }
         try FloatOperand.checkExtent(input.shape, node: node, role: "input")
         try FloatOperand.checkExtent(filter.shape, node: node, role: "filter")
@@ -130,10 +131,23 @@ final class HybridConvolutionKernel: OpKernel {
             bias = [Float](repeating: 0, count: channels)
         }
         weights.reserve(max(1, filter.elementCount), filling: 0)
-        QuantizedOperand.widen(filter, zeroPoint: 0, into: weights.pointer)
+        // Weights fed at run time are widened in `eval`.
+        if filter.isConstant {
+            try QuantizedOperand.checkBytes(filter, node: node, role: "filter")
+            HybridConvolutionKernel.widenWeights(filter, into: weights.pointer)
+        }
         quantized.reserve(max(1, input.elementCount), filling: 0)
         input16.reserve(max(1, input.elementCount), filling: 0)
         batchScales.reserve(max(1, batches), filling: 0)
+    }
+
+    /// The weights as int16; uint8 bytes are read as int8, as LiteRT's hybrid FULLY_CONNECTED reads them
+    /// (the zero point is not applied).
+    static func widenWeights(_ filter: RuntimeTensor, into out: UnsafeMutablePointer<Int16>) {
+        guard filter.type == .uint8 else { return QuantizedOperand.widen(filter, zeroPoint: 0, into: out) }
+        guard let d = filter.data else { return }
+        let p = d.assumingMemoryBound(to: Int8.self)
+        for i in 0..<filter.elementCount { out[i] = Int16(p[i]) }
     }
 
     @inline(__always)
@@ -149,6 +163,11 @@ final class HybridConvolutionKernel: OpKernel {
         let y = try FloatOperand.base(output, node: node, role: "output")
         if let b = node.optionalInput(2), !b.isConstant {
             bias = Array(try FloatOperand.read(b, node: node, role: "bias").prefix(channels))
+        }
+        let filter = try node.input(1)
+        if !filter.isConstant {
+            try QuantizedOperand.checkBytes(filter, node: node, role: "filter")
+            HybridConvolutionKernel.widenWeights(filter, into: weights.pointer)
         }
         guard output.elementCount > 0 else { return }
         let symmetric = kind == .fullyConnected ? !asymmetricInputs : (kind == .conv && !perChannel)

@@ -1,4 +1,5 @@
-/// BATCH_MATMUL on quantized operands, as LiteRT: int8 × int8 → int8 (or raw int32), int16 × int16 /
+/// BATCH_MATMUL on quantized operands, as LiteRT: int8 × int8 → int8 (or raw int32: `Σ l · r`, zero
+/// points ignored), int16 × int16 /
 /// int16 × int8 → int16 (64-bit accumulators), and hybrid float × constant int8 → float.
 ///
 /// Integer: `acc = Σ (l − zl)(r − zr)`, then `clamp(MultiplyByQuantizedMultiplier(acc, m) + zy)` with
@@ -110,6 +111,10 @@ final class QuantizedBatchMatMulKernel: OpKernel {
                 guard let range = outputType.quantizedRange else { throw node.error("unsupported output type") }
                 lo = range.min
                 hi = range.max
+            } else {
+                // LiteRT's int8 → int32 path sums the raw products: the zero points are not subtracted.
+                zl = 0
+                zr = 0
             }
         }
         lhs16.reserve(max(1, lhs.elementCount), filling: 0)

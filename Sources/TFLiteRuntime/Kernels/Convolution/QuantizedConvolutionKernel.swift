@@ -4,7 +4,8 @@ import CKernels
 ///
 /// Types: uint8 activations with uint8 weights (per-tensor, TF1 quantization-aware models), int8
 /// activations with int8 weights (per-channel, TF2 post-training quantization), and int16
-/// activations with int8 weights (LiteRT's 16x8 mode, 64-bit accumulators).
+/// activations with int8 weights (LiteRT's 16x8 mode, 64-bit accumulators). int8 weights may also be
+/// stored as int4 (two per byte), which LiteRT unpacks to int8 before running the same kernels.
 ///
 /// Arithmetic, as LiteRT: `acc = Σ (x − zx)(w − zw) + bias` in int32 (int64 for 16x8), then
 /// `clamp(MultiplyByQuantizedMultiplier(acc, m[c]) + zy, act_min, act_max)` with `m[c]` from
@@ -54,6 +55,7 @@ final class QuantizedConvolutionKernel: OpKernel {
     private let weights = ScratchBuffer<Int16>(0)
     private var weightsReady = false
     private(set) var biases: [Int64] = []
+    private var biasIsInput = false
     private(set) var multipliers: [FixedPoint.Multiplier] = []
     /// FULLY_CONNECTED 16x8 with int64 bias: LiteRT requantizes with `round(double(acc) * scale[c])`.
     private var realScales: [Double] = []
@@ -101,12 +103,15 @@ final class QuantizedConvolutionKernel: OpKernel {
         try node.expect(input, type: .uint8, .int8, .int16, role: "input")
         switch input.type {
         case .uint8: try node.expect(filter, type: .uint8, role: "filter")
-        default: try node.expect(filter, type: .int8, role: "filter")
+        default: try node.expect(filter, type: .int8, .int4, role: "filter")
         }
         wide = input.type == .int16
         try FloatOperand.checkExtent(input.shape, node: node, role: "input")
         try FloatOperand.checkExtent(filter.shape, node: node, role: "filter")
-        let outputType = input.type
+        // LiteRT's uint8 FULLY_CONNECTED may also write int16 (the same GEMM, a wider output). (int8 → int16
+        // and int16 → int8 run in LiteRT 2.3 but give saturated or unrelated values, so they are not offered.)
+        let outputType: TensorType =
+            kind == .fullyConnected && input.type == .uint8 && output.type == .int16 ? .int16 : input.type
 
         let channels: Int
         switch kind {
@@ -179,7 +184,9 @@ final class QuantizedConvolutionKernel: OpKernel {
         if input.type == .int16 {
             guard inputZeroPoint == 0, outputZeroPoint == 0 else { throw node.error("int16 activations must have zero point 0") }
         }
-        if filter.type == .int8, let zps = filter.quantization?.zeroPoints, zps.contains(where: { $0 != 0 }) {
+        if filter.type == .int8 || filter.type == .int4, let zps = filter.quantization?.zeroPoints,
+            zps.contains(where: { $0 != 0 })
+        {
             throw node.error("int8 filter must be symmetric (zero point 0)")
         }
         // uint8 kernels and per-tensor FULLY_CONNECTED use LiteRT's legacy per-tensor multiplier.
@@ -192,7 +199,18 @@ final class QuantizedConvolutionKernel: OpKernel {
             activation, scale: outputScales[0], zeroPoint: Int(outputZeroPoint), qmin: range.min, qmax: range.max)
         activationMin = act.min
         activationMax = act.max
-        biases = try QuantizedOperand.bias(node.optionalInput(2), count: channels, node: node)
+        // A bias fed at run time is read in `eval` (and the weights repacked, since the VNNI and depthwise
+        // paths fold it in).
+        biasIsInput = node.optionalInput(2).map { !QuantizedOperand.isReadableConstant($0) } ?? false
+        if biasIsInput {
+            try node.expect(try node.input(2), type: .int32, .int64, role: "bias")
+            guard try node.input(2).elementCount == channels else {
+                throw node.error("bias has \(try node.input(2).elementCount) values for \(channels) output channels")
+            }
+            biases = [Int64](repeating: 0, count: channels)
+        } else {
+            biases = try QuantizedOperand.bias(node.optionalInput(2), count: channels, node: node)
+        }
         realScales = (0..<channels).map { c in
             Double(inputScales[0]) * Double(filterScales.count == 1 ? filterScales[0] : filterScales[c])
                 / Double(outputScales[0])
@@ -209,6 +227,9 @@ final class QuantizedConvolutionKernel: OpKernel {
                 wide = false
             }
         }
+        // CONV_2D 16x8 with an int32 bias (which LiteRT reads correctly only with `quantized_bias_type` INT32)
+        // runs LiteRT's optimized GEMM: int32 accumulators and the 32-bit multiplier.
+        if kind == .conv, wide, groups == 1, node.optionalInput(2)?.type == .int32 { wide = false }
 
         // LiteRT's optimized CONV_2D and FULLY_CONNECTED finish in cpu_backend_gemm, which rounds the final
         // shift's ties upward (see `FixedPoint.GemmRounding`); DEPTHWISE_CONV_2D, grouped convolution and the
@@ -224,7 +245,8 @@ final class QuantizedConvolutionKernel: OpKernel {
             for c in 0..<(channels - channels % 8) { roundings[c] = .gemm }
         }
         stage.set(biases: biases, multipliers: multipliers, roundings: roundings)
-        activations8Bit = input.type != .int16
+        // The 8-bit VNNI GEMM reads the filter's bytes; int4 filters take the widened path.
+        activations8Bit = input.type != .int16 && outputType == input.type && filter.type != .int4
         usesDepthwise8 = false
         if kind == .depthwise, activations8Bit, depthMultiplier == 1, let g = geometry {
             usesDepthwise8 = depthwise8.configure(
@@ -238,7 +260,7 @@ final class QuantizedConvolutionKernel: OpKernel {
             weights.reserve(max(1, filter.elementCount), filling: 0)
         }
         weightsReady = false
-        if QuantizedOperand.isReadableConstant(filter) { pack(filter) ; weightsReady = true }
+        if QuantizedOperand.isReadableConstant(filter), !biasIsInput { pack(filter) ; weightsReady = true }
     }
 
     /// Widens the filter and lays it out for the inner loops (or packs its bytes for the VNNI GEMM).
@@ -280,6 +302,10 @@ final class QuantizedConvolutionKernel: OpKernel {
         let input = try node.input(0), filter = try node.input(1), output = try node.output(0)
         try QuantizedOperand.checkBytes(input, node: node, role: "input")
         try QuantizedOperand.checkBytes(output, node: node, role: "output")
+        if biasIsInput {
+            biases = try QuantizedOperand.bias(node.optionalInput(2), count: outputChannels, node: node)
+            stage.set(biases: biases, multipliers: multipliers, roundings: roundings)
+        }
         if !weightsReady {
             try QuantizedOperand.checkBytes(filter, node: node, role: "filter")
             pack(filter)

@@ -8,9 +8,14 @@ enum QuantizedOperand {
         type == .uint8 || type == .int8 || type == .int16
     }
 
+    /// The bytes `tensor`'s elements take (int4: two per byte).
+    static func storageBytes(_ tensor: RuntimeTensor) -> Int {
+        tensor.type == .int4 ? (tensor.elementCount + 1) / 2 : tensor.elementCount * tensor.type.byteSize
+    }
+
     /// Throws unless `tensor`'s bytes cover its shape.
     static func checkBytes(_ tensor: RuntimeTensor, node: Node, role: String) throws {
-        let needed = tensor.elementCount * tensor.type.byteSize
+        let needed = storageBytes(tensor)
         guard tensor.byteCount >= needed, needed == 0 || tensor.data != nil else {
             throw node.error("\(role) holds \(tensor.byteCount) bytes but shape \(tensor.shape) needs \(needed)")
         }
@@ -18,10 +23,11 @@ enum QuantizedOperand {
 
     /// Whether `tensor` is a constant with all its bytes (so it can be packed in `prepare`).
     static func isReadableConstant(_ tensor: RuntimeTensor) -> Bool {
-        tensor.isConstant && tensor.data != nil && tensor.byteCount >= tensor.elementCount * tensor.type.byteSize
+        tensor.isConstant && tensor.data != nil && tensor.byteCount >= storageBytes(tensor)
     }
 
-    /// Writes `value − zeroPoint` of every element of `tensor` (uint8, int8 or int16) to `out`.
+    /// Writes `value − zeroPoint` of every element of `tensor` (uint8, int8, int16, or int4 two per
+    /// byte, low nibble first, as LiteRT unpacks it) to `out`.
     static func widen(_ tensor: RuntimeTensor, zeroPoint: Int32, into out: UnsafeMutablePointer<Int16>) {
         let n = tensor.elementCount
         guard n > 0, let d = tensor.data else { return }
@@ -35,6 +41,14 @@ enum QuantizedOperand {
         case .int16:
             let p = d.assumingMemoryBound(to: Int16.self)
             for i in 0..<n { out[i] = Int16(truncatingIfNeeded: Int32(p[i]) &- zeroPoint) }
+        case .int4:
+            let p = d.assumingMemoryBound(to: UInt8.self)
+            for i in 0..<n {
+                let byte = p[i >> 1]
+                // Shift the nibble to the top of a byte, then back down with the sign.
+                let nibble = Int32(Int8(bitPattern: i & 1 == 0 ? byte << 4 : byte & 0xF0) >> 4)
+                out[i] = Int16(truncatingIfNeeded: nibble &- zeroPoint)
+            }
         default:
             out.update(repeating: 0, count: n)
         }

@@ -5,7 +5,8 @@
 /// int64 bias) accumulator image; taps that land outside the output are dropped. Then the bias and
 /// LiteRT's output stage, which for int8/int16 runs NEON code on blocks of 8 channels (rounding shift
 /// with ties upward, `FixedPoint.GemmRounding.gemm`) and `MultiplyByQuantizedMultiplier` (ties away
-/// from zero) on the leftover channels; uint8 uses `MultiplyByQuantizedMultiplier` throughout.
+/// from zero) on the leftover channels; uint8 runs NEON blocks of 16 over the flat output
+/// (`MultiplyByQuantizedMultiplier4Rows`) and `MultiplyByQuantizedMultiplier` on the tail.
 /// For int16 activations LiteRT runs its reference kernel (64-bit accumulators, reference rounding)
 /// unless the options set `quantized_bias_type` to int32.
 final class QuantizedTransposeConvKernel: OpKernel {
@@ -93,13 +94,21 @@ final class QuantizedTransposeConvKernel: OpKernel {
             activation, scale: outputScales[0], zeroPoint: Int(outputZeroPoint), qmin: range.min, qmax: range.max)
         activationMin = act.min
         activationMax = act.max
-        let bias = node.optionalInput(3)
-        biases = try QuantizedOperand.bias(bias, count: channels, node: node)
+        // A bias fed at run time is read in `eval`.
+        if let bias = node.optionalInput(3), !QuantizedOperand.isReadableConstant(bias) {
+            try node.expect(bias, type: .int32, .int64, role: "bias")
+            guard bias.elementCount == channels else {
+                throw node.error("bias has \(bias.elementCount) values for \(channels) output channels")
+            }
+            biases = [Int64](repeating: 0, count: channels)
+        } else {
+            biases = try QuantizedOperand.bias(node.optionalInput(3), count: channels, node: node)
+        }
         wideBias = input.type == .int16 && quantizedBiasType != TensorType.int32.rawValue
         referenceRounding = input.type == .int16 && (inputZeroPoint != 0 || filterZeroPoint != 0 || outputZeroPoint != 0)
-        try QuantizedOperand.checkBytes(filter, node: node, role: "filter")
         weights.reserve(max(1, filter.elementCount), filling: 0)
-        if QuantizedOperand.isReadableConstant(filter) {
+        if filter.isConstant {
+            try QuantizedOperand.checkBytes(filter, node: node, role: "filter")
             QuantizedOperand.widen(filter, zeroPoint: filterZeroPoint, into: weights.pointer)
         }
         input16.reserve(max(1, input.elementCount), filling: 0)
@@ -114,6 +123,9 @@ final class QuantizedTransposeConvKernel: OpKernel {
         if !filter.isConstant {
             try QuantizedOperand.checkBytes(filter, node: node, role: "filter")
             QuantizedOperand.widen(filter, zeroPoint: filterZeroPoint, into: weights.pointer)
+        }
+        if let bias = node.optionalInput(3), !bias.isConstant {
+            biases = try QuantizedOperand.bias(bias, count: g.outputChannels, node: node)
         }
         guard output.elementCount > 0, let out = output.data else { return }
         QuantizedOperand.widen(input, zeroPoint: inputZeroPoint, into: input16.pointer)
@@ -143,6 +155,9 @@ final class QuantizedTransposeConvKernel: OpKernel {
         }
         let type = output.type
         let neonChannels = type == .uint8 || wideBias || referenceRounding ? 0 : channels - channels % 8
+        // uint8's output stage (`optimized_ops::Quantize`) runs over the flat output: NEON blocks of 16
+        // values with `MultiplyByQuantizedMultiplier4Rows`, the tail with the scalar multiply.
+        let neonFlat = type == .uint8 ? outPixels * channels / 16 * 16 : 0
         withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(1, channels)) { rowBuffer in
             guard let row = rowBuffer.baseAddress else { return }
             for p in 0..<outPixels {
@@ -153,8 +168,12 @@ final class QuantizedTransposeConvKernel: OpKernel {
                         v = FixedPoint.multiply(a[c] &+ biases[c], by: multipliers[c]) &+ outputZeroPoint
                     } else {
                         let sum = Int32(truncatingIfNeeded: a[c]) &+ Int32(truncatingIfNeeded: biases[c])
-                        v = FixedPoint.multiply(sum, by: multipliers[c], rounding: c < neonChannels ? .gemm : .reference)
-                            &+ outputZeroPoint
+                        if p * channels + c < neonFlat {
+                            v = FixedPoint.neonMultiply(sum, by: multipliers[c]) &+ outputZeroPoint
+                        } else {
+                            let rounding: FixedPoint.GemmRounding = c < neonChannels ? .gemm : .reference
+                            v = FixedPoint.multiply(sum, by: multipliers[c], rounding: rounding) &+ outputZeroPoint
+                        }
                     }
                     row[c] = min(max(v, activationMin), activationMax)
                 }

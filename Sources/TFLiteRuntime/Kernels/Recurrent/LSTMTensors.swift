@@ -14,12 +14,15 @@ enum LSTMOperand {
 
 /// The options of UNIDIRECTIONAL_SEQUENCE_LSTM (UnidirectionalSequenceLSTMOptions).
 struct LSTMOptions {
-    /// Fused activation code (0 none, 1 relu, 2 relu_n1_to_1, 3 relu6, 4 tanh, 6 sigmoid).
+    /// Fused activation code (0 none, 1 relu, 2 relu_n1_to_1, 3 relu6, 4 tanh, 5 sign bit); LiteRT reads
+    /// any other value of the schema's field as none.
     var activation: Int
     var cellClip: Float
     var projClip: Float
     var timeMajor: Bool
     var asymmetricQuantizeInputs: Bool
+    /// Recurrent weights are vectors of the cell width, multiplied element-wise with the output state.
+    var diagonalRecurrent = false
 
     init(_ node: Node) throws {
         let p = try SequenceLSTMParameters(node)
@@ -28,9 +31,7 @@ struct LSTMOptions {
         projClip = p.projClip
         timeMajor = p.timeMajor
         asymmetricQuantizeInputs = p.asymmetricQuantizeInputs
-        guard [0, 1, 2, 3, 4, 6].contains(activation) else {
-            throw node.error("unsupported fused activation \(activation)")
-        }
+        diagonalRecurrent = p.diagonalRecurrentTensors
         guard cellClip >= 0, projClip >= 0, cellClip.isFinite, projClip.isFinite else {
             throw node.error("cell_clip and proj_clip must be finite and non-negative")
         }
@@ -44,6 +45,11 @@ struct LSTMOptions {
         asymmetricQuantizeInputs = false
     }
 
+    /// Whether the activation is none. LiteRT's `ApplyActivationToVector` then returns without writing
+    /// its result buffer, so the hidden state multiplies the output gate by the cell gate's values (the
+    /// scratch that buffer is) instead of by the cell state.
+    var isNone: Bool { !(1...5).contains(activation) }
+
     /// LiteRT's `ApplyActivationToVector` for one value.
     @inline(__always) func activate(_ x: Float) -> Float {
         switch activation {
@@ -51,7 +57,7 @@ struct LSTMOptions {
         case 2: return min(max(x, -1), 1)
         case 3: return min(max(x, 0), 6)
         case 4: return tanhf(x)
-        case 6: return 1 / (1 + expf(-x))
+        case 5: return x.sign == .minus ? 1 : 0
         default: return x
         }
     }

@@ -38,12 +38,15 @@ final class UnidirectionalSequenceLSTMKernel: OpKernel {
         let timeMajor = options.timeMajor
         let inputToOutput = try node.input(LSTMOperand.inputToOutput)
         let recurrentToOutput = try node.input(LSTMOperand.recurrentToOutput)
-        guard inputToOutput.rank == 2, recurrentToOutput.rank == 2 else {
-            throw node.error("weights must have rank 2")
+        let diagonal = options.diagonalRecurrent
+        guard inputToOutput.rank == 2, recurrentToOutput.rank == (diagonal ? 1 : 2) else {
+            throw node.error(diagonal ? "input weights must have rank 2, recurrent weights rank 1" : "weights must have rank 2")
         }
+        // Diagonal recurrent weights need the output state as wide as the cell (no projection).
+        let outputWidth = diagonal ? recurrentToOutput.dim(0) : recurrentToOutput.dim(1)
         var s = LSTMShape(
             batch: timeMajor ? input.dim(1) : input.dim(0), time: timeMajor ? input.dim(0) : input.dim(1),
-            input: input.dim(2), cell: inputToOutput.dim(0), output: recurrentToOutput.dim(1), timeMajor: timeMajor)
+            input: input.dim(2), cell: inputToOutput.dim(0), output: outputWidth, timeMajor: timeMajor)
         guard inputToOutput.dim(1) == s.input else {
             throw node.error("input_to_output_weights shape \(inputToOutput.shape) does not match input width \(s.input)")
         }
@@ -55,6 +58,10 @@ final class UnidirectionalSequenceLSTMKernel: OpKernel {
         case .float32:
             let w = try node.input(LSTMOperand.inputToForget)
             variant = w.type == .float32 ? .float : .hybrid
+            if variant == .hybrid, options.diagonalRecurrent {
+                // LiteRT 2.3 produces NaN for this combination: nothing defined to match.
+                throw node.error("diagonal recurrent weights need float weights")
+            }
             if variant == .hybrid {
                 for i in weightOperands where operand(node, i) != nil {
                     try node.expect(try node.input(i), type: .int8, role: "weights \(i)")
@@ -69,6 +76,7 @@ final class UnidirectionalSequenceLSTMKernel: OpKernel {
             }
             try node.setOutput(0, type: .float32, shape: [input.dim(0), input.dim(1), s.output])
         case .int8:
+            guard !options.diagonalRecurrent else { throw node.error("diagonal recurrent weights need a float input") }
             variant = .integer
             integerParameters = try LSTMIntegerParameters(node, shape: s, options: options)
             try node.setOutput(0, type: .int8, shape: [input.dim(0), input.dim(1), s.output])
@@ -95,7 +103,12 @@ final class UnidirectionalSequenceLSTMKernel: OpKernel {
             }
         }
         for i in [1, 2, 3, 4] { try expectShape(i, [s.cell, s.input], "input weights \(i)") }
-        for i in [5, 6, 7, 8] { try expectShape(i, [s.cell, s.output], "recurrent weights \(i)") }
+        for i in [5, 6, 7, 8] {
+            try expectShape(i, options.diagonalRecurrent ? [s.cell] : [s.cell, s.output], "recurrent weights \(i)")
+        }
+        if options.diagonalRecurrent, operand(node, LSTMOperand.projectionWeights) != nil {
+            throw node.error("diagonal recurrent weights cannot be used with a projection")
+        }
         for i in [9, 10, 11, 12, 13, 14, 15, 20, 21, 22, 23] { try expectShape(i, [s.cell], "operand \(i)") }
         for i in [2, 3, 4, 6, 7, 8, 13, 14, 15] where operand(node, i) == nil {
             throw node.error("required operand \(i) is missing")
@@ -225,7 +238,7 @@ struct LSTMFloatCell {
         self.hybrid = hybrid
         func matrix(_ i: Int) -> Matrix? {
             guard let t = node.optionalInput(i) else { return nil }
-            var m = Matrix(rows: t.dim(0), cols: t.dim(1), floats: nil, int8: nil, scale: t.scale)
+            var m = Matrix(rows: t.dim(0), cols: t.rank == 2 ? t.dim(1) : 1, floats: nil, int8: nil, scale: t.scale)
             if t.type == .float32 {
                 m.floats = UnsafeBufferPointer(t.floats)
             } else {
@@ -370,7 +383,12 @@ struct LSTMFloatCell {
             if let a = auxWeights[g], let aux, !auxZero {
                 accumulate(a, x: aux, quantized: qAux, scales: auxQ.scales, offsets: auxQ.offsets, batch: batch, into: &out)
             }
-            if let r = recurrentWeights[g], !(hybrid && stateZero) {
+            if options.diagonalRecurrent, let r = recurrentWeights[g] {
+                // Element-wise (float cells only: `prepare` refuses int8 diagonal weights).
+                if let w = r.floats {
+                    for b in 0..<batch { for c in 0..<nCell { out[b * nCell + c] += w[c] * outputState[b * nOut + c] } }
+                }
+            } else if let r = recurrentWeights[g], !(hybrid && stateZero) {
                 accumulate(r, x: outputState, quantized: qState, scales: stQ.scales, offsets: stQ.offsets, batch: batch, into: &out)
             }
             if let p = peepholeIndex.flatMap({ peephole[$0] }) {
@@ -410,7 +428,7 @@ struct LSTMFloatCell {
         }
         let outputGate = gate(3, activation: sigmoid, peepholeIndex: 2)
         var hidden = [Float](repeating: 0, count: batch * nCell)
-        if options.activation == 0 {
+        if options.isNone {
             // LiteRT's ApplyActivationToVector leaves its output untouched for "none", so the hidden
             // state is formed from the buffer's previous content: the cell gate, not the cell state.
             for i in hidden.indices { hidden[i] = outputGate[i] * cellGate[i] }
