@@ -1,7 +1,8 @@
 /// CAST between bool, the integer types, float16, bfloat16, float32 and float64, as LiteRT converts:
 /// integers wrap (C++ `static_cast`), floats become integers by truncation toward zero with
 /// saturation (NaN becomes the type's maximum), anything becomes bool as `!= 0`, and values reach
-/// float16/bfloat16 through float32 with round-to-nearest-even.
+/// float16/bfloat16 through float32 with round-to-nearest-even. complex64 converts through its
+/// real part (as C++ `static_cast<T>(std::real(z))`), and a value becomes complex64 as `(float(x), 0)`.
 final class CastKernel: OpKernel {
     private let folded = FoldedOutputs()
 
@@ -26,7 +27,7 @@ final class CastKernel: OpKernel {
     static func supports(_ type: TensorType) -> Bool {
         switch type {
         case .float32, .float16, .bfloat16, .float64, .int8, .uint8, .int16, .uint16, .int32, .uint32, .int64, .uint64,
-            .bool:
+            .bool, .complex64:
             return true
         default:
             return false
@@ -37,7 +38,29 @@ final class CastKernel: OpKernel {
         let x = try node.input(0), y = try node.output(0)
         let source = try MoveSupport.source(x, node, role: "input")
         let destination = try MoveSupport.destination(y, node, role: "output")
-        CastKernel.convert(source, x.type, destination, y.type, count: x.elementCount, threads: node.threadCount)
+        let count = x.elementCount
+        switch (x.type, y.type) {
+        case (.complex64, .complex64):
+            destination.copyMemory(from: source, byteCount: count * 8)
+        case (.complex64, _):
+            // The real parts, then the ordinary float32 conversion.
+            let reals = UnsafeMutablePointer<Float>.allocate(capacity: max(count, 1))
+            defer { reals.deallocate() }
+            let pairs = source.assumingMemoryBound(to: Float.self)
+            for i in 0..<count { reals[i] = pairs[2 * i] }
+            CastKernel.convert(UnsafeRawPointer(reals), .float32, destination, y.type, count: count, threads: node.threadCount)
+        case (_, .complex64):
+            let pairs = destination.assumingMemoryBound(to: Float.self)
+            let reals = UnsafeMutablePointer<Float>.allocate(capacity: max(count, 1))
+            defer { reals.deallocate() }
+            CastKernel.convert(source, x.type, UnsafeMutableRawPointer(reals), .float32, count: count, threads: node.threadCount)
+            for i in 0..<count {
+                pairs[2 * i] = reals[i]
+                pairs[2 * i + 1] = 0
+            }
+        default:
+            CastKernel.convert(source, x.type, destination, y.type, count: count, threads: node.threadCount)
+        }
     }
 
     /// Converts `count` elements. Values pass through 64-bit integers (for integer and bool
