@@ -1,5 +1,6 @@
 /// Which arithmetic a node runs, decided once from its tensor types when its kernel is made: the
-/// one rule every operator family's registry uses (LiteRT decides the same way in each kernel's
+/// one rule the weight-bearing operator families' registries use (convolutions, FULLY_CONNECTED,
+/// TRANSPOSE_CONV, BATCH_MATMUL, pools) (LiteRT decides the same way in each kernel's
 /// Prepare, from the input and weight types).
 ///
 /// - `float`: float activations and float (or no) weights.
@@ -19,11 +20,16 @@ enum KernelPath: Equatable {
         }
         if KernelPath.isQuantized(x.type) {
             self = .quantized
-        } else if x.type == .float32, let w = weights.flatMap({ node.optionalInput($0) }), w.type == .int8 || w.type == .uint8 {
+        } else if x.type == .float32, let w = weights.flatMap({ node.optionalInput($0) }), KernelPath.isHybridWeight(w.type) {
             self = .hybrid
         } else {
             self = .float
         }
+    }
+
+    /// Whether float activations with weights of `type` run the hybrid (dynamic-range) path.
+    static func isHybridWeight(_ type: TensorType) -> Bool {
+        type == .int8 || type == .uint8 || type == .int4
     }
 
     /// Whether activations of `type` are quantized integers.

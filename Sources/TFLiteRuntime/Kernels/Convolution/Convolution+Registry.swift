@@ -1,41 +1,47 @@
 extension OpRegistry {
+    /// The float, quantized and hybrid kernels of each operator, chosen by `KernelPath` from the
+    /// node's activation and weight types.
     static var convolutionKernels: [BuiltinOperator: KernelFactory] {
         [
             .conv2D: { node in
-                if HybridConvolutionKernel.isHybrid(node) { return try HybridConvolutionKernel(node, kind: .conv) }
-                return try quantizedInput(node) ? QuantizedConvolutionKernel(node, kind: .conv) as OpKernel : Conv2DKernel(node)
+                switch KernelPath(node, weights: 1) {
+                case .hybrid: return try HybridConvolutionKernel(node, kind: .conv)
+                case .quantized: return try QuantizedConvolutionKernel(node, kind: .conv)
+                case .float: return try Conv2DKernel(node)
+                }
             },
             .depthwiseConv2D: { node in
-                if HybridConvolutionKernel.isHybrid(node) { return try HybridConvolutionKernel(node, kind: .depthwise) }
-                return try quantizedInput(node)
-                    ? QuantizedConvolutionKernel(node, kind: .depthwise) as OpKernel : DepthwiseConv2DKernel(node)
+                switch KernelPath(node, weights: 1) {
+                case .hybrid: return try HybridConvolutionKernel(node, kind: .depthwise)
+                case .quantized: return try QuantizedConvolutionKernel(node, kind: .depthwise)
+                case .float: return try DepthwiseConv2DKernel(node)
+                }
             },
             .fullyConnected: { node in
+                // The shuffled int8 weight layout has a kernel of its own, whatever the path.
                 if ShuffledFullyConnectedKernel.isShuffled(node) { return try ShuffledFullyConnectedKernel(node) }
-                if HybridConvolutionKernel.isHybrid(node) { return try HybridConvolutionKernel(node, kind: .fullyConnected) }
-                return try quantizedInput(node)
-                    ? QuantizedConvolutionKernel(node, kind: .fullyConnected) as OpKernel : FullyConnectedKernel(node)
+                switch KernelPath(node, weights: 1) {
+                case .hybrid: return try HybridConvolutionKernel(node, kind: .fullyConnected)
+                case .quantized: return try QuantizedConvolutionKernel(node, kind: .fullyConnected)
+                case .float: return try FullyConnectedKernel(node)
+                }
             },
             .transposeConv: { node in
-                if HybridTransposeConvKernel.isHybrid(node) { return try HybridTransposeConvKernel(node) }
-                if let x = node.optionalInput(2), QuantizedOperand.isQuantizedActivation(x.type) {
-                    return try QuantizedTransposeConvKernel(node)
+                // Operands: output shape, weights, activation.
+                switch KernelPath(node, activation: 2, weights: 1) {
+                case .hybrid: return try HybridTransposeConvKernel(node)
+                case .quantized: return try QuantizedTransposeConvKernel(node)
+                case .float: return try TransposeConvKernel(node, variant: .builtin)
                 }
-                return try TransposeConvKernel(node, variant: .builtin)
             },
             .batchMatmul: { node in
-                try QuantizedBatchMatMulKernel.handles(node) ? QuantizedBatchMatMulKernel(node) as OpKernel : BatchMatMulKernel(node)
+                // One integer kernel runs both the full-integer and the hybrid products.
+                switch KernelPath(node, weights: 1) {
+                case .hybrid, .quantized: return try QuantizedBatchMatMulKernel(node)
+                case .float: return try BatchMatMulKernel(node)
+                }
             },
         ]
-    }
-}
-
-extension OpRegistry {
-    /// Whether input 0 of the node holds quantized integers (uint8, int8, int16): the node then runs
-    /// an integer kernel; float inputs keep the float kernels.
-    static func quantizedInput(_ node: Node) -> Bool {
-        guard let t = node.optionalInput(0) else { return false }
-        return QuantizedOperand.isQuantizedActivation(t.type)
     }
 }
 

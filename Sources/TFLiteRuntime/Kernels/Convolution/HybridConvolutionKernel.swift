@@ -48,12 +48,6 @@ final class HybridConvolutionKernel: OpKernel {
         asymmetricInputs = window.asymmetricInputs
     }
 
-    /// Whether the node is a hybrid one: float input with int8 weights.
-    static func isHybrid(_ node: Node) -> Bool {
-        guard let x = node.optionalInput(0), let w = node.optionalInput(1) else { return false }
-        return x.type == .float32 && (w.type == .int8 || w.type == .int4 || w.type == .uint8)
-    }
-
     func prepare(_ node: Node) throws {
         let input = try node.input(0), filter = try node.input(1)
         try node.expect(input, type: .float32, role: "input")

@@ -33,11 +33,6 @@ final class QuantizedBatchMatMulKernel: OpKernel {
         asymmetricInputs = parameters.asymmetricQuantizeInputs
     }
 
-    static func handles(_ node: Node) -> Bool {
-        guard let l = node.optionalInput(0), let r = node.optionalInput(1) else { return false }
-        return QuantizedOperand.isQuantizedActivation(l.type) || (l.type == .float32 && r.type == .int8)
-    }
-
     func prepare(_ node: Node) throws {
         let lhs = try node.input(0), rhs = try node.input(1), output = try node.output(0)
         hybrid = lhs.type == .float32

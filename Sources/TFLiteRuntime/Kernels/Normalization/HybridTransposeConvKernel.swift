@@ -14,12 +14,6 @@ final class HybridTransposeConvKernel: OpKernel {
     private var quantized: [Int8] = []
     private var accumulators: [Int32] = []
 
-    /// Whether the node is a hybrid one: float input (operand 2) with an int8 filter.
-    static func isHybrid(_ node: Node) -> Bool {
-        guard let x = node.optionalInput(2), let w = node.optionalInput(1) else { return false }
-        return x.type == .float32 && w.type == .int8
-    }
-
     init(_ node: Node) throws {
         try node.expect(inputs: 3, 4, outputs: 1)
         parameters = try TransposeConvParameters(node)
