@@ -32,6 +32,9 @@ let package = Package(
             dependencies: ["CKernels"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        // NumPy .npy reading and writing: the CLI's and the tests' interchange format, kept out of the
+        // runtime's public API (which stays TensorFlowLiteSwift's).
+        .target(name: "NumPyFiles", dependencies: ["TFLiteRuntime"]),
         // C microkernels with per-function target attributes (AVX2+FMA, AVX-512), chosen at run time
         // from the CPU's features; the Swift kernels remain the portable path.
         .target(name: "CKernels"),
@@ -68,6 +71,7 @@ let package = Package(
             name: "mlkit",
             dependencies: [
                 "TFLiteRuntime",
+                "NumPyFiles",
                 "OpenMLKit",
                 "OpenMLKitVision",
                 "ModelHub",
@@ -77,13 +81,13 @@ let package = Package(
         ),
         .testTarget(
             name: "TFLiteRuntimeTests",
-            dependencies: ["TFLiteRuntime"],
+            dependencies: ["TFLiteRuntime", "NumPyFiles"],
             resources: [.copy("Fixtures")],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(
             name: "OpenMLKitTests",
-            dependencies: ["OpenMLKit", "OpenMLKitVision", "TFLiteRuntime", "ModelHub"],
+            dependencies: ["OpenMLKit", "OpenMLKitVision", "TFLiteRuntime", "ModelHub", "NumPyFiles"],
             exclude: ["Goldens"]
         ),
         .testTarget(

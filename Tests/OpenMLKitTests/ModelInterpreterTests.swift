@@ -2,6 +2,7 @@ import Foundation
 import OpenMLKit
 import TFLiteRuntime
 import Testing
+import NumPyFiles
 
 /// ML Kit's `ModelInterpreter` flow (seeds 000–002) on committed fixture models.
 @Suite("ModelInterpreter")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TFLiteRuntime
+import NumPyFiles
 
 /// Control flow over subgraphs (IF, WHILE, CALL_ONCE) and resource variables, on models made by
 /// TensorFlow's converter (`tools/make_control_flow_models.py`), replayed invoke after invoke in one

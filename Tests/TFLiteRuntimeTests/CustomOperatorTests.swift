@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TFLiteRuntime
+import NumPyFiles
 
 /// Every MediaPipe and audio custom-operator case of `tools/make_custom_op_models.py`, run here and
 /// compared with its golden (LiteRT's built-in kernels for the audio ops; MediaPipe's own kernels from

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TFLiteRuntime
+import NumPyFiles
 
 /// Runs every committed fixture model and compares with the outputs LiteRT computed for it.
 ///

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TFLiteRuntime
+import NumPyFiles
 
 /// The TensorFlowLiteSwift-compatible API, on committed fixture models.
 @Suite("Interpreter API")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TFLiteRuntime
+import NumPyFiles
 
 @Suite("NumPy .npy files")
 struct NumPyArrayTests {

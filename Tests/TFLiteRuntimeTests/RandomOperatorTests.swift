@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TFLiteRuntime
+import NumPyFiles
 
 /// RANDOM_UNIFORM, RANDOM_STANDARD_NORMAL and MULTINOMIAL beyond single invokes
 /// (`tools/make_random_fixtures.py`): seeded models follow LiteRT invoke after invoke; unseeded ones

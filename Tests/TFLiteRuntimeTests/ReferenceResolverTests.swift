@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TFLiteRuntime
+import NumPyFiles
 
 /// The reference resolver (`OperatorResolver(kernels: .reference)`): the committed float fixtures
 /// run through the plain scalar kernels and still match LiteRT within the float tolerance.

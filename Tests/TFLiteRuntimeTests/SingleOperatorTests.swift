@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TFLiteRuntime
+import NumPyFiles
 
 /// Every single-operator case LiteRT runs (`tools/make_op_models.py`), run here and compared with
 /// LiteRT's output: integer and bool outputs exactly, float outputs within the case's tolerance

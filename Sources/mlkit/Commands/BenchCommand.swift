@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TFLiteRuntime
+import NumPyFiles
 
 /// `mlkit bench MODEL`: load time, invoke latency, peak memory, and where the time goes.
 struct BenchCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TFLiteRuntime
+import NumPyFiles
 
 /// `mlkit demo`: runs the built-in model and checks the result against LiteRT's.
 ///

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TFLiteRuntime
+import NumPyFiles
 
 /// `mlkit run MODEL --input A.npy ... --output-dir DIR`: one inference from NumPy files to NumPy files.
 struct RunCommand: ParsableCommand {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TFLiteRuntime
+import NumPyFiles
 
 /// UNIDIRECTIONAL_SEQUENCE_LSTM: LiteRT goldens (tools/make_lstm_fixture.py), a plain reference,
 /// the int16 fixed-point activations, and state handling.

@@ -1,7 +1,9 @@
 import Foundation
+import TFLiteRuntime
 
 /// An n-dimensional array in NumPy's `.npy` format: the interchange format of `mlkit run` and of
-/// the parity fixtures.
+/// the parity fixtures. It lives in its own module, used by the command-line tool and the tests,
+/// so the runtime's public API stays TensorFlowLiteSwift's.
 ///
 /// Reads format versions 1.0–3.0 (C order, little-endian or byte-order-free dtypes) and writes 1.0.
 /// Supported dtypes: `f4 f2 f8 i1 u1 i2 u2 i4 u4 i8 u8 b1 c8 c16` (c8: complex64, c16: complex128).
@@ -179,12 +181,5 @@ extension NumPyArray {
             default: return []
             }
         }
-    }
-}
-
-extension Float {
-    /// Converts IEEE 754 half-precision bits to a `Float` (portable: no hardware `Float16` needed).
-    public init(float16Bits h: UInt16) {
-        self = HalfPrecision.float(fromHalf: h)
     }
 }
