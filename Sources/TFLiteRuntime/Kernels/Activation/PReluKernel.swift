@@ -75,8 +75,8 @@ extension PReluKernel {
             let narrow = try node.elementwiseBuffer(alphaTensor, Int8.self, role: "alpha")
             guard narrow.count == wideAlpha.count else { throw node.error("alpha changed size after prepare") }
             for i in 0..<narrow.count { wideAlpha[i] = Int16(narrow[i]) }
-            try wideAlpha.withUnsafeBufferPointer { wide in
-                try wide.withMemoryRebound(to: T.self) { a in
+            wideAlpha.withUnsafeBufferPointer { wide in
+                wide.withMemoryRebound(to: T.self) { a in
                     guard let px = x.baseAddress, let pa = a.baseAddress, let py = y.baseAddress else { return }
                     plan.apply(
                         QuantizedPReluFunctor<T>(p: quantized), px, pa, py, threads: node.threadCount,

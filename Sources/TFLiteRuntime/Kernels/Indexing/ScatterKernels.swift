@@ -31,7 +31,6 @@ final class ScatterNDKernel: OpKernel {
 
     func eval(_ node: Node) throws {
         let indices = try node.input(0)
-        let updates = try node.input(1)
         let y = try node.output(0)
         let depth = indices.shape[indices.rank - 1]
         let count = depth == 0 ? 0 : indices.elementCount / depth
