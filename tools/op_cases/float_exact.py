@@ -16,10 +16,12 @@ _SPECIALS = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1e-45, -1e-45, 1e-38, 
 _GRID = np.arange(-20 * 256, 20 * 256 + 1, dtype=np.float32) / 256  # every 1/256 in [-20, 20]
 _SMALL = (_rng.uniform(-1, 1, 400) * 2.0 ** _rng.integers(-60, 0, 400)).astype(np.float32)
 _WIDE = _rng.uniform(-150, 150, 400).astype(np.float32)
+_BITS = _rng.integers(0, 2**32, size=3000, dtype=np.uint64).astype(np.uint32).view(np.float32)
+_BITS = _BITS[np.isfinite(_BITS)]  # random bit patterns: every exponent, denormals included
 
 for op in ["LOGISTIC", "TANH"]:
     low = op.lower()
-    values = np.concatenate([_GRID, _SPECIALS, _SMALL, _WIDE])
+    values = np.concatenate([_GRID, _SPECIALS, _SMALL, _WIDE, _BITS])
     CASES.append(Case(f"exact_{low}_grid", op, [inp("float32", [len(values)], values=values.tolist())],
                       [out("float32")], tolerance=0))
     # the same grid with a tail of 3 (blocks of 4 and the scalar remainder)
@@ -54,3 +56,12 @@ CASES.append(Case("exact_softmax_wide_range", "SOFTMAX", [inp("float32", [4, 50]
                   [out("float32")], options=("SoftmaxOptions", {"beta": 1.0}), tolerance=0))
 CASES.append(Case("exact_log_softmax_wide_range", "LOG_SOFTMAX", [inp("float32", [4, 50], low=-200, high=200)],
                   [out("float32")], tolerance=0))
+_ROWS = np.array([[0.0, -np.inf, 3.0, -np.inf, 1.0, 2.5, -1e30, 7.0],
+                  [-np.inf, -np.inf, -np.inf, 0.5, -100.0, -200.0, 88.0, 1e-40],
+                  [1e30, -1e30, 0.0, 1.0, 5.0, -5.0, 1e-45, -0.0]], dtype=np.float32)
+CASES.append(Case("exact_softmax_extremes", "SOFTMAX", [inp("float32", [3, 8], values=_ROWS.tolist())],
+                  [out("float32")], options=("SoftmaxOptions", {"beta": 1.0}), tolerance=0))
+CASES.append(Case("exact_log_softmax_extremes", "LOG_SOFTMAX", [inp("float32", [3, 8], values=_ROWS.tolist())],
+                  [out("float32")], tolerance=0))
+CASES.append(Case("exact_softmax_extremes_tail", "SOFTMAX", [inp("float32", [3, 7], values=_ROWS[:, 1:].tolist())],
+                  [out("float32")], options=("SoftmaxOptions", {"beta": 0.75}), tolerance=0))
