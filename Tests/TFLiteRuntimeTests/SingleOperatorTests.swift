@@ -176,7 +176,9 @@ struct SingleOperatorTests {
         for name in passed where pending.contains(name) {
             Issue.record("\(name) now matches LiteRT: take it off single_ops_pending.txt")
         }
-        let mustBeExact = floatCases.filter { name in SingleOperatorTests.bitExactPrefixes.contains { name.hasPrefix($0) } }
+        let mustBeExact = floatCases.filter { name in
+            SingleOperatorTests.bitExactPrefixes.contains { name.hasPrefix($0) }
+        }
         for name in mustBeExact where !floatExact.contains(name) {
             Issue.record("\(name) is within tolerance but no longer bit-identical to LiteRT (it must be)")
         }

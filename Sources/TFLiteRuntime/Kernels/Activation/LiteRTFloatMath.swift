@@ -65,3 +65,102 @@ extension LiteRTActivation {
         return total
     }
 }
+
+/// The same formulas eight lanes at a time (each lane rounds exactly like the scalar form), so the loops
+/// vectorize: the selects replace the scalar forms' branches, and a NaN lane stays NaN.
+extension LiteRTActivation {
+    typealias Lanes = SIMD8<Float>
+
+    @inline(__always)
+    static func logisticBlock(_ v: Lanes) -> Lanes {
+        let nan = v .!= v
+        var x = v.replacing(with: 0, where: nan)
+        x.replace(with: logisticHigh, where: x .> logisticHigh)
+        x.replace(with: -104, where: x .< -104)
+        x *= 0.5
+        let m = floorBounded(x * 1.442_695_040_888_963_41 + 0.5)
+        var r = m * -0.693_359_375 + x
+        r = m * 2.121_944_40e-4 + r
+        let r2 = r * r
+        let even = r2 * 4.189_866_781_234_741_210_937_5e-2 + 0.499_991_416_931_152_343_75
+        let odd = r2 * 8.334_713_056_683_540_344_238_281_25e-3 + 0.166_668_772_697_448_730_468_75
+        var p = r * odd + even
+        p = r2 * p + (r + 1)
+        let biased = unsafeBitCast(m + 12_582_912 + 127, to: SIMD8<UInt32>.self) &- 0x4B40_0000
+        var e = p * unsafeBitCast(biased &<< 23, to: Lanes.self)
+        e = e * e
+        var y = e / (1 + e)
+        y.replace(with: 0, where: v .< -104)
+        y.replace(with: v, where: nan)
+        return y
+    }
+
+    @inline(__always)
+    static func tanh(_ v: Lanes) -> Lanes {
+        let clamp: Float = 7.907_389_640_808_105_47
+        var x = v.replacing(with: clamp, where: v .> clamp)
+        x.replace(with: -clamp, where: x .< -clamp)
+        let x2 = x * x
+        let x3 = x2 * x
+        var p = 1.394_553_628e-8 * x2 + 2.102_733_560e-5
+        p = p * x2 + 3.520_756_727e-3
+        p = p * x2 + 1.340_216_100e-1
+        var q = 8.015_776_984e-7 * x2 + 3.326_951_409e-4
+        q = q * x2 + 2.597_254_514e-2
+        q = q * x2 + 4.673_548_340e-1
+        q = q * x2 + 1
+        p = x3 * p + x
+        return p / q
+    }
+
+    @inline(__always)
+    static func exp(_ v: Lanes) -> Lanes {
+        let nan = v .!= v
+        let zero = v .< -104
+        var x0 = v.replacing(with: 0, where: nan .| zero)
+        let x = x0.replacing(with: 88.723, where: x0 .> 88.723)
+        let m = floorBounded(x * 1.442_695_040_888_963_41 + 0.5)
+        var r = m * -0.693_359_375 + x
+        r = m * 2.121_944_40e-4 + r
+        let r2 = r * r
+        var even = r2 * 1.374_496_379_867_196_083_068_847_656_25e-3 + 4.166_965_186_595_916_748_046_875e-2
+        let odd = r2 * 8.368_944_749_236_106_872_558_593_75e-3 + 0.166_665_181_517_601_013_183_593_75
+        even = r2 * even + 0.499_999_880_790_710_449_218_75
+        var y = r * odd + even
+        y = r2 * y + (r + 1)
+        let e = unsafeBitCast(m + 12_582_912, to: SIMD8<Int32>.self) &- 0x4B40_0000
+        let b = e &>> 2
+        let c = unsafeBitCast((b &+ 127) &<< 23, to: Lanes.self)
+        let rest = unsafeBitCast((e &- 3 &* b &+ 127) &<< 23, to: Lanes.self)
+        var scaled = ((y * c) * c) * c * rest
+        scaled.replace(with: x0, where: x0 .> scaled)
+        x0 = scaled.replacing(with: 0, where: zero)
+        x0.replace(with: v, where: nan)
+        return x0
+    }
+
+    @inline(__always)
+    static func floorBounded(_ t: Lanes) -> Lanes {
+        let nearest = (t + 12_582_912) - 12_582_912
+        return nearest.replacing(with: nearest - 1, where: nearest .> t)
+    }
+
+    /// `y[i] = f(x[i])` for `i` in `range`, eight at a time, then one by one; `vector` and `scalar`
+    /// must round identically lane by lane.
+    @inline(__always)
+    static func map(
+        _ x: UnsafePointer<Float>, _ y: UnsafeMutablePointer<Float>, _ range: Range<Int>,
+        _ vector: (Lanes) -> Lanes, _ scalar: (Float) -> Float
+    ) {
+        var i = range.lowerBound
+        while i + 8 <= range.upperBound {
+            let v = UnsafeRawPointer(x + i).loadUnaligned(as: Lanes.self)
+            UnsafeMutableRawPointer(y + i).storeBytes(of: vector(v), as: Lanes.self)
+            i += 8
+        }
+        while i < range.upperBound {
+            y[i] = scalar(x[i])
+            i += 1
+        }
+    }
+}

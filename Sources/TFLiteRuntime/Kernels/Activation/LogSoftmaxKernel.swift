@@ -1,8 +1,8 @@
 import Foundation
 
-/// LOG_SOFTMAX over the last axis: float32 (bit-identical to LiteRT, see `row`), and uint8/int8 as LiteRT's optimized kernel computes
-/// them (`optimized_ops::LogSoftmax` with the softmax exp table, beta 1): per row a float sum of
-/// `table[255 − (max − q)]`, then `rint(s_in/s_out · q − (s_in · max + log(sum)) / s_out) + zp`.
+/// LOG_SOFTMAX over the last axis: float32 (bit-identical to LiteRT, see `row`), and uint8/int8 as
+/// LiteRT's optimized kernel computes them (`optimized_ops::LogSoftmax` with the softmax exp table,
+/// beta 1): per row a float sum of `table[255 − (max − q)]`, then `rint(s_in/s_out · q − (s_in · max + log(sum)) / s_out) + zp`.
 /// LiteRT requires the quantized output scale 16/256 and zero point 255 (uint8) or 127 (int8).
 final class LogSoftmaxKernel: OpKernel {
     private var table = [Float]()
@@ -58,12 +58,15 @@ final class LogSoftmaxKernel: OpKernel {
     /// start) take Eigen's packet `exp` and whose last `n % 4` elements take `expf`; then
     /// `(x − max) − log(sum)`.
     @inline(__always)
-    static func row(_ x: UnsafePointer<Float>, _ y: UnsafeMutablePointer<Float>, _ e: UnsafeMutablePointer<Float>, _ n: Int) {
+    static func row(
+        _ x: UnsafePointer<Float>, _ y: UnsafeMutablePointer<Float>, _ e: UnsafeMutablePointer<Float>, _ n: Int
+    ) {
         var maximum = -Float.infinity
         for c in 0..<n { maximum = max(maximum, x[c]) }
         let blocks = n / 4 * 4
-        for c in 0..<blocks { e[c] = LiteRTActivation.exp(x[c] - maximum) }
-        for c in blocks..<n { e[c] = Foundation.exp(x[c] - maximum) }
+        for c in 0..<n { e[c] = x[c] - maximum }
+        LiteRTActivation.map(e, e, 0..<blocks, LiteRTActivation.exp, LiteRTActivation.exp)
+        for c in blocks..<n { e[c] = Foundation.exp(e[c]) }
         let logSum = Foundation.log(LiteRTActivation.sum(UnsafePointer(e), n, alignedStart: 0))
         for c in 0..<n { y[c] = (x[c] - maximum) - logSum }
     }

@@ -94,8 +94,9 @@ final class SoftmaxKernel: OpKernel {
     ) {
         let maximum = rowMaximum(x, n)
         let split = Swift.min(Swift.max(blocked - first, 0), n)
-        for i in 0..<split { y[i] = LiteRTActivation.exp((x[i] - maximum) * beta) }
-        for i in split..<n { y[i] = Foundation.exp((x[i] - maximum) * beta) }
+        for i in 0..<n { y[i] = (x[i] - maximum) * beta }
+        LiteRTActivation.map(y, y, 0..<split, LiteRTActivation.exp, LiteRTActivation.exp)
+        for i in split..<n { y[i] = Foundation.exp(y[i]) }
         let scale = 1 / LiteRTActivation.sum(UnsafePointer(y), n, alignedStart: (4 - first % 4) % 4)
         for i in 0..<n { y[i] *= scale }
     }

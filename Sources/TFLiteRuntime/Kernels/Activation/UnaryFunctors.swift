@@ -91,11 +91,6 @@ enum LiteRTActivation {
     }
 }
 
-/// TANH exactly as LiteRT computes it (`LiteRTActivation.tanh`).
-struct TanhFunctor: UnaryFunctor {
-    @inline(__always) func callAsFunction(_ x: Float) -> Float { LiteRTActivation.tanh(x) }
-}
-
 /// A clamp to `lower...upper` (RELU, RELU6, RELU_N1_TO_1); a NaN passes through.
 struct ClampFunctor: UnaryFunctor {
     let lower: Float, upper: Float

@@ -82,7 +82,7 @@ final class UnaryKernel: OpKernel {
         let t = node.threadCount
         switch op {
         case .logistic: UnaryKernel.applyLogistic(x, y, threads: t, op.minimumPerThread)
-        case .tanh: UnaryKernel.apply(TanhFunctor(), x, y, threads: t, op.minimumPerThread)
+        case .tanh: UnaryKernel.applyTanh(x, y, threads: t, op.minimumPerThread)
         case .relu: UnaryKernel.apply(ClampFunctor(lower: 0, upper: .infinity), x, y, threads: t, op.minimumPerThread)
         case .relu6: UnaryKernel.apply(ClampFunctor(lower: 0, upper: 6), x, y, threads: t, op.minimumPerThread)
         case .reluN1To1: UnaryKernel.apply(ClampFunctor(lower: -1, upper: 1), x, y, threads: t, op.minimumPerThread)
@@ -166,8 +166,20 @@ final class UnaryKernel: OpKernel {
         let blocked = x.count / 4 * 4
         parallelFor(x.count, threads: threads, minimumPerThread: minimumPerThread) { range in
             let split = Swift.min(Swift.max(blocked, range.lowerBound), range.upperBound)
-            for i in range.lowerBound..<split { py[i] = LiteRTActivation.logisticBlock(px[i]) }
+            LiteRTActivation.map(
+                px, py, range.lowerBound..<split, LiteRTActivation.logisticBlock, LiteRTActivation.logisticBlock)
             for i in split..<range.upperBound { py[i] = LiteRTActivation.logisticTail(px[i]) }
+        }
+    }
+
+    /// TANH with LiteRT's formula (`LiteRTActivation.tanh`), eight lanes at a time.
+    static func applyTanh(
+        _ x: UnsafeMutableBufferPointer<Float>, _ y: UnsafeMutableBufferPointer<Float>, threads: Int,
+        _ minimumPerThread: Int
+    ) {
+        guard let px = x.baseAddress, let py = y.baseAddress else { return }
+        parallelFor(x.count, threads: threads, minimumPerThread: minimumPerThread) { range in
+            LiteRTActivation.map(px, py, range, LiteRTActivation.tanh, LiteRTActivation.tanh)
         }
     }
 
