@@ -65,3 +65,8 @@ CASES.append(Case("exact_log_softmax_extremes", "LOG_SOFTMAX", [inp("float32", [
                   [out("float32")], tolerance=0))
 CASES.append(Case("exact_softmax_extremes_tail", "SOFTMAX", [inp("float32", [3, 7], values=_ROWS[:, 1:].tolist())],
                   [out("float32")], options=("SoftmaxOptions", {"beta": 0.75}), tolerance=0))
+# many rows of an odd length: rows split over threads, rows starting at every alignment
+CASES.append(Case("exact_softmax_many_rows", "SOFTMAX", [inp("float32", [41, 205], low=-12, high=12)],
+                  [out("float32")], options=("SoftmaxOptions", {"beta": 1.3}), tolerance=0))
+CASES.append(Case("exact_log_softmax_many_rows", "LOG_SOFTMAX", [inp("float32", [41, 205], low=-12, high=12)],
+                  [out("float32")], tolerance=0))

@@ -2,7 +2,8 @@ import Foundation
 
 /// LOG_SOFTMAX over the last axis: float32 (bit-identical to LiteRT, see `row`), and uint8/int8 as
 /// LiteRT's optimized kernel computes them (`optimized_ops::LogSoftmax` with the softmax exp table,
-/// beta 1): per row a float sum of `table[255 − (max − q)]`, then `rint(s_in/s_out · q − (s_in · max + log(sum)) / s_out) + zp`.
+/// beta 1): per row a float sum of `table[255 − (max − q)]`, then
+/// `rint(s_in/s_out · q − (s_in · max + log(sum)) / s_out) + zp`.
 /// LiteRT requires the quantized output scale 16/256 and zero point 255 (uint8) or 127 (int8).
 final class LogSoftmaxKernel: OpKernel {
     private var table = [Float]()
