@@ -5,7 +5,7 @@ import Foundation
 /// int16) and int16.
 ///
 /// As in LiteRT, each row subtracts its maximum before exponentiating, so large logits do not
-/// overflow: `y = exp((x - max) * beta) / sum`.
+/// overflow: `y = exp((x - max) * beta) / sum`; float32 rows are bit-identical to LiteRT's (`exactRow`).
 final class SoftmaxKernel: OpKernel {
     let beta: Float
     private var quantized = QuantizedSoftmax()
@@ -58,7 +58,8 @@ final class SoftmaxKernel: OpKernel {
         let blocked = x.count / 4 * 4
         parallelFor(rows, threads: node.threadCount, minimumPerThread: max(1, 4096 / depth)) { range in
             for r in range {
-                SoftmaxKernel.exactRow(px + r * depth, py + r * depth, depth, beta, first: r * depth, blocked: blocked)
+                SoftmaxKernel.exactRow(
+                    px + r * depth, py + r * depth, depth, beta, first: r * depth, blocked: blocked)
             }
         }
     }
@@ -101,8 +102,8 @@ final class SoftmaxKernel: OpKernel {
         for i in 0..<n { y[i] *= scale }
     }
 
-    /// One row of `n >= 1` logits (the float16 path), in four passes so that only the exponentials are scalar calls:
-    /// a SIMD maximum, the exponentials (no dependency between iterations), a SIMD sum, a scale.
+    /// One row of `n >= 1` logits (the float16 path), in four passes so that only the exponentials are
+    /// scalar calls: a SIMD maximum, the exponentials (no dependency between iterations), a SIMD sum, a scale.
     /// (One fused loop kept the running sum in memory across the `expf` calls: 7x slower.)
     @inline(__always)
     static func row(_ x: UnsafePointer<Float>, _ y: UnsafeMutablePointer<Float>, _ n: Int, _ beta: Float) {
