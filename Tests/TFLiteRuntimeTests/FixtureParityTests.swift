@@ -44,10 +44,15 @@ struct FixtureParityTests {
     /// Float fixtures whose every output is bit-identical to LiteRT's builtin kernels: CONV_2D,
     /// FULLY_CONNECTED and DEPTHWISE_CONV_2D follow its summation order and rounding
     /// (`GemmSummationOrder`, products rounded before they are added), which a dynamic-range layer
-    /// downstream needs (it quantizes its float input, turning an ulp into a quantum).
+    /// downstream needs (it quantizes its float input, turning an ulp into a quantum). LOGISTIC, TANH,
+    /// SOFTMAX and LOG_SOFTMAX follow Eigen's packet and scalar formulas as LiteRT's x86 build runs them
+    /// (`LiteRTActivation`). The rest are exact because their arithmetic is a single rounding or none.
     static let bitExact = [
         "conv2d", "conv2d_dilated", "depthwise_conv2d", "fully_connected", "small_cnn", "mobilenet_v2",
         "batch_matmul", "pooling", "reductions", "binary_arith", "resize",
+        "activations", "softmax", "fp16_weights", "q_float_edges", "binary_fused", "minmax_sqdiff", "prelu",
+        "unary_math", "reshape_squeeze_expand", "concat_pack_unpack", "split", "slice", "gather", "transpose",
+        "pad", "space_depth", "space_batch", "shape_fill", "cast",
     ]
 
     @Test("bit-identical to LiteRT", arguments: FixtureParityTests.bitExact)

@@ -1,8 +1,9 @@
 import Foundation
 
-/// LOG_SOFTMAX over the last axis: float32, and uint8/int8 as LiteRT's optimized kernel computes
-/// them (`optimized_ops::LogSoftmax` with the softmax exp table, beta 1): per row a float sum of
-/// `table[255 − (max − q)]`, then `rint(s_in/s_out · q − (s_in · max + log(sum)) / s_out) + zp`.
+/// LOG_SOFTMAX over the last axis: float32 (bit-identical to LiteRT, see `row`), and uint8/int8 as
+/// LiteRT's optimized kernel computes them (`optimized_ops::LogSoftmax` with the softmax exp table,
+/// beta 1): per row a float sum of `table[255 − (max − q)]`, then
+/// `rint(s_in/s_out · q − (s_in · max + log(sum)) / s_out) + zp`.
 /// LiteRT requires the quantized output scale 16/256 and zero point 255 (uint8) or 127 (int8).
 final class LogSoftmaxKernel: OpKernel {
     private var table = [Float]()
@@ -40,19 +41,35 @@ final class LogSoftmaxKernel: OpKernel {
             let input = try node.elementwiseBuffer(x, Float.self, role: "input")
             let output = try node.elementwiseBuffer(y, Float.self, role: "output")
             guard input.count == output.count else { throw node.error("output is not sized like the input") }
-            for r in 0..<(input.count / depth) {
-                let start = r * depth
-                var maximum = -Float.infinity
-                for c in 0..<depth { maximum = max(maximum, input[start + c]) }
-                var sum: Float = 0
-                for c in 0..<depth { sum += Foundation.exp(input[start + c] - maximum) }
-                let logSum = Foundation.log(sum)
-                for c in 0..<depth { output[start + c] = input[start + c] - maximum - logSum }
+            guard let px = input.baseAddress, let py = output.baseAddress else { return }
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: depth) { buffer in
+                guard let e = buffer.baseAddress else { return }
+                for r in 0..<(input.count / depth) {
+                    LogSoftmaxKernel.row(px + r * depth, py + r * depth, e, depth)
+                }
             }
         case .uint8: try runQuantized(UInt8.self, node, x, y, depth)
         case .int8: try runQuantized(Int8.self, node, x, y, depth)
         case let type: throw node.error("input type \(type.name) is not supported")
         }
+    }
+
+    /// One float row as LiteRT's `optimized_ops::LogSoftmax` computes it with Eigen: the sum of
+    /// `exp(x − max)` is Eigen's vectorized sum over the row, whose whole blocks of 4 (from the row's
+    /// start) take Eigen's packet `exp` and whose last `n % 4` elements take `expf`; then
+    /// `(x − max) − log(sum)`.
+    @inline(__always)
+    static func row(
+        _ x: UnsafePointer<Float>, _ y: UnsafeMutablePointer<Float>, _ e: UnsafeMutablePointer<Float>, _ n: Int
+    ) {
+        var maximum = -Float.infinity
+        for c in 0..<n { maximum = max(maximum, x[c]) }
+        let blocks = n / 4 * 4
+        for c in 0..<n { e[c] = x[c] - maximum }
+        LiteRTActivation.map(e, e, 0..<blocks, LiteRTActivation.exp, LiteRTActivation.exp)
+        for c in blocks..<n { e[c] = Foundation.exp(e[c]) }
+        let logSum = Foundation.log(LiteRTActivation.sum(UnsafePointer(e), n, alignedStart: 0))
+        for c in 0..<n { y[c] = (x[c] - maximum) - logSum }
     }
 
     private func runQuantized<T: QuantizedElement>(

@@ -5,7 +5,7 @@ import Foundation
 /// int16) and int16.
 ///
 /// As in LiteRT, each row subtracts its maximum before exponentiating, so large logits do not
-/// overflow: `y = exp((x - max) * beta) / sum`.
+/// overflow: `y = exp((x - max) * beta) / sum`; float32 rows are bit-identical to LiteRT's (`exactRow`).
 final class SoftmaxKernel: OpKernel {
     let beta: Float
     private var quantized = QuantizedSoftmax()
@@ -55,9 +55,11 @@ final class SoftmaxKernel: OpKernel {
         guard depth > 0, let px = x.baseAddress, let py = y.baseAddress else { return }
         let rows = x.count / depth
         let beta = self.beta
+        let blocked = x.count / 4 * 4
         parallelFor(rows, threads: node.threadCount, minimumPerThread: max(1, 4096 / depth)) { range in
             for r in range {
-                SoftmaxKernel.row(px + r * depth, py + r * depth, depth, beta)
+                SoftmaxKernel.exactRow(
+                    px + r * depth, py + r * depth, depth, beta, first: r * depth, blocked: blocked)
             }
         }
     }
@@ -81,8 +83,27 @@ final class SoftmaxKernel: OpKernel {
         }
     }
 
-    /// One row of `n >= 1` logits, in four passes so that only the exponentials are scalar calls:
-    /// a SIMD maximum, the exponentials (no dependency between iterations), a SIMD sum, a scale.
+    /// One float32 row of `n >= 1` logits exactly as LiteRT's `optimized_ops::Softmax` computes it: it maps
+    /// the whole tensor as one Eigen matrix, so the exponentials of the first `blocked` elements of the
+    /// tensor (whole blocks of 4) come from Eigen's packet `exp` and the rest from `expf`; each row's sum
+    /// is Eigen's vectorized sum, whose packets start at the first 16-byte-aligned element of the row
+    /// (`first` is the row's offset in the tensor); then one reciprocal and a multiply.
+    @inline(__always)
+    static func exactRow(
+        _ x: UnsafePointer<Float>, _ y: UnsafeMutablePointer<Float>, _ n: Int, _ beta: Float, first: Int,
+        blocked: Int
+    ) {
+        let maximum = rowMaximum(x, n)
+        let split = Swift.min(Swift.max(blocked - first, 0), n)
+        for i in 0..<n { y[i] = (x[i] - maximum) * beta }
+        LiteRTActivation.map(y, y, 0..<split, LiteRTActivation.exp, LiteRTActivation.exp)
+        for i in split..<n { y[i] = Foundation.exp(y[i]) }
+        let scale = 1 / LiteRTActivation.sum(UnsafePointer(y), n, alignedStart: (4 - first % 4) % 4)
+        for i in 0..<n { y[i] *= scale }
+    }
+
+    /// One row of `n >= 1` logits (the float16 path), in four passes so that only the exponentials are
+    /// scalar calls: a SIMD maximum, the exponentials (no dependency between iterations), a SIMD sum, a scale.
     /// (One fused loop kept the running sum in memory across the `expf` calls: 7x slower.)
     @inline(__always)
     static func row(_ x: UnsafePointer<Float>, _ y: UnsafeMutablePointer<Float>, _ n: Int, _ beta: Float) {

@@ -19,27 +19,75 @@ protocol ExponentialFunctor {
     func combine(_ x: Float, _ e: Float) -> Float
 }
 
-/// `1 / (1 + e^-x)`; exact at both tails (e^-x overflowing to infinity gives 0).
-struct LogisticFunctor: ExponentialFunctor {
-    @inline(__always) func exponent(_ x: Float) -> Float { -x }
-    @inline(__always) func combine(_ x: Float, _ e: Float) -> Float { 1 / (1 + e) }
-}
+/// LiteRT's float LOGISTIC and TANH, bit for bit as its x86 build computes them: `optimized_ops::Logistic`
+/// and `Tanh` map the tensor as one Eigen array, whose SSE build (no FMA: every multiply-add below is a
+/// rounded product, then a rounded sum) runs whole blocks of 4 elements through Eigen's packet
+/// formulas and the `count % 4` remaining ones through its scalar formulas. Measured against LiteRT 2.3
+/// on every multiple of 1/1024 in [-20, 20], 200 000 random bit patterns, tiny values, ±0, ±inf and NaN,
+/// and tensors of 1 to 1007 elements: 0 differing bits.
+enum LiteRTActivation {
+    /// Above this the logistic is exactly 1 in float (Eigen truncates its argument here).
+    static var logisticHigh: Float { 16.635_532_4 }
 
-/// `tanh(x)`, as `1 - 2 / (e^(2|x|) + 1)` with the sign of `x`, and an odd Taylor polynomial below
-/// |x| = 1/4 where that form would cancel. glibc's `tanhf` costs ~17 ns an element (30x LiteRT's
-/// vectorized tanh); this, ~2 ns. Relative error stays below 1e-6.
-struct TanhFunctor: ExponentialFunctor {
-    @inline(__always) func exponent(_ x: Float) -> Float { 2 * Swift.abs(x) }
-    @inline(__always) func combine(_ x: Float, _ e: Float) -> Float {
-        // The next Taylor term, 21844/6081075 x^13, is below 1e-10 relative for |x| < 1/4.
+    /// The logistic of an element in a block of 4: `e / (1 + e)` with `e = exp(x)` from Eigen's own
+    /// exponential of `x / 2`, squared (a degree-5 polynomial after a Cephes-style two-part
+    /// reduction by ln 2); below -104 the answer is 0.
+    @inline(__always)
+    static func logisticBlock(_ value: Float) -> Float {
+        // NaN is computed as 0 and restored at the end; below -104 the result is selected as 0, so the
+        // reduction only ever sees a bounded argument (no trapping conversions, a vectorizable loop).
+        let x0 = value.isNaN ? 0 : value
+        let x = Swift.max(logisticHigh < x0 ? logisticHigh : x0, -104) * 0.5
+        let m = floorBounded(x * 1.442_695_040_888_963_41 + 0.5)
+        var r = m * -0.693_359_375 + x
+        r = m * 2.121_944_40e-4 + r
+        let r2 = r * r
+        let even = r2 * 4.189_866_781_234_741_210_937_5e-2 + 0.499_991_416_931_152_343_75
+        let odd = r2 * 8.334_713_056_683_540_344_238_281_25e-3 + 0.166_668_772_697_448_730_468_75
+        var p = r * odd + even
+        p = r2 * p + (r + 1)
+        // 2^m from its bit pattern: m + 127 is an integer in 52...139 here.
+        let biased = (m + 12_582_912 + 127).bitPattern &- 0x4B40_0000
+        var e = p * Float(bitPattern: biased << 23)
+        e = e * e
+        let y = e / (1 + e)
+        return value.isNaN ? value : (value < -104 ? 0 : y)
+    }
+
+    /// The logistic of one of the last `count % 4` elements: Eigen's scalar path, `e / (1 + e)` with the
+    /// C library's `expf` of the argument truncated at `logisticHigh`.
+    @inline(__always)
+    static func logisticTail(_ x: Float) -> Float {
+        let e = Foundation.exp(logisticHigh < x ? logisticHigh : x)
+        return e / (1 + e)
+    }
+
+    /// Eigen's float tanh (the same in blocks and for the remaining elements): a [9/8] odd/even rational
+    /// on the argument clamped to ±7.90738964 (where it reaches ±1 without FMA); NaN stays NaN.
+    @inline(__always)
+    static func tanh(_ value: Float) -> Float {
+        let clamp: Float = 7.907_389_640_808_105_47
+        let upper = clamp < value ? clamp : value
+        let x = upper < -clamp ? -clamp : upper
         let x2 = x * x
-        let p: Float = -1382.0 / 155925.0
-        let q = 62.0 / 2835.0 + x2 * p
-        let r = -17.0 / 315.0 + x2 * q
-        let s = 2.0 / 15.0 + x2 * r
-        let small = x * (1 + x2 * (-1.0 / 3.0 + x2 * s))
-        let large = Float(signOf: x, magnitudeOf: 1 - 2 / (e + 1))
-        return Swift.abs(x) < 0.25 ? small : large
+        let x3 = x2 * x
+        var p: Float = 1.394_553_628e-8 * x2 + 2.102_733_560e-5
+        p = p * x2 + 3.520_756_727e-3
+        p = p * x2 + 1.340_216_100e-1
+        var q: Float = 8.015_776_984e-7 * x2 + 3.326_951_409e-4
+        q = q * x2 + 2.597_254_514e-2
+        q = q * x2 + 4.673_548_340e-1
+        q = q * x2 + 1
+        p = x3 * p + x
+        return p / q
+    }
+
+    /// `floor(t)` for |t| < 2^22 with plain additions (no libm call, vectorizable without SSE4.1):
+    /// adding and removing 1.5 * 2^23 rounds to the nearest integer, then one step down if that was up.
+    @inline(__always)
+    static func floorBounded(_ t: Float) -> Float {
+        let nearest = (t + 12_582_912) - 12_582_912
+        return nearest > t ? nearest - 1 : nearest
     }
 }
 

@@ -81,8 +81,8 @@ final class UnaryKernel: OpKernel {
         guard x.count == y.count else { throw node.error("output is not sized like the input") }
         let t = node.threadCount
         switch op {
-        case .logistic: UnaryKernel.applyExponential(LogisticFunctor(), x, y, threads: t, op.minimumPerThread)
-        case .tanh: UnaryKernel.applyExponential(TanhFunctor(), x, y, threads: t, op.minimumPerThread)
+        case .logistic: UnaryKernel.applyLogistic(x, y, threads: t, op.minimumPerThread)
+        case .tanh: UnaryKernel.applyTanh(x, y, threads: t, op.minimumPerThread)
         case .relu: UnaryKernel.apply(ClampFunctor(lower: 0, upper: .infinity), x, y, threads: t, op.minimumPerThread)
         case .relu6: UnaryKernel.apply(ClampFunctor(lower: 0, upper: 6), x, y, threads: t, op.minimumPerThread)
         case .reluN1To1: UnaryKernel.apply(ClampFunctor(lower: -1, upper: 1), x, y, threads: t, op.minimumPerThread)
@@ -155,8 +155,34 @@ final class UnaryKernel: OpKernel {
         for i in 0..<n { y[i] = f.combine(x[i], e[i]) }
     }
 
-    /// `y[i] = f(x[i])` for every element, split over threads when there are enough.
-    @inline(__always)
+    /// LOGISTIC as LiteRT's x86 build splits it: the whole blocks of 4 elements (counted from the start
+    /// of the tensor, whichever thread runs them) through Eigen's packet formula, the rest through its
+    /// scalar one (see `LiteRTActivation`).
+    static func applyLogistic(
+        _ x: UnsafeMutableBufferPointer<Float>, _ y: UnsafeMutableBufferPointer<Float>, threads: Int,
+        _ minimumPerThread: Int
+    ) {
+        guard let px = x.baseAddress, let py = y.baseAddress else { return }
+        let blocked = x.count / 4 * 4
+        parallelFor(x.count, threads: threads, minimumPerThread: minimumPerThread) { range in
+            let split = Swift.min(Swift.max(blocked, range.lowerBound), range.upperBound)
+            LiteRTActivation.map(
+                px, py, range.lowerBound..<split, LiteRTActivation.logisticBlock, LiteRTActivation.logisticBlock)
+            for i in split..<range.upperBound { py[i] = LiteRTActivation.logisticTail(px[i]) }
+        }
+    }
+
+    /// TANH with LiteRT's formula (`LiteRTActivation.tanh`), eight lanes at a time.
+    static func applyTanh(
+        _ x: UnsafeMutableBufferPointer<Float>, _ y: UnsafeMutableBufferPointer<Float>, threads: Int,
+        _ minimumPerThread: Int
+    ) {
+        guard let px = x.baseAddress, let py = y.baseAddress else { return }
+        parallelFor(x.count, threads: threads, minimumPerThread: minimumPerThread) { range in
+            LiteRTActivation.map(px, py, range, LiteRTActivation.tanh, LiteRTActivation.tanh)
+        }
+    }
+
     /// HARD_SWISH with LiteRT's float rounding: its optimized kernel computes whole blocks of 4 as
     /// `(x · ⅙) · relu6(x + 3)` and the remaining elements as `(x · relu6(x + 3)) · ⅙` (measured
     /// against LiteRT 2.3 on x86; the plain `x · relu6(x + 3) / 6` differs in the last bit for a
@@ -177,6 +203,8 @@ final class UnaryKernel: OpKernel {
         }
     }
 
+    /// `y[i] = f(x[i])` for every element, split over threads when there are enough.
+    @inline(__always)
     static func apply<F: UnaryFunctor>(
         _ f: F, _ x: UnsafeMutableBufferPointer<F.Element>, _ y: UnsafeMutableBufferPointer<F.Element>,
         threads: Int, _ minimumPerThread: Int
