@@ -16,7 +16,7 @@ final class GatherKernel: OpKernel {
     func prepare(_ node: Node) throws {
         try folded.reset(node)
         let x = try node.input(0), indices = try node.input(1)
-        try MoveSupport.expectMovable(x, node, role: "input")
+        if x.type != .string { try MoveSupport.expectMovable(x, node, role: "input") }
         try node.expect(indices, type: .int16, .int32, .int64, role: "indices")
         let axis = try MoveSupport.axis(axisOption, rank: x.rank, node, role: "axis")
         let batchDims = batchDimsOption < 0 ? batchDimsOption + indices.rank : batchDimsOption
@@ -33,7 +33,7 @@ final class GatherKernel: OpKernel {
             outer: MoveSupport.product(x.shape, batchDims..<axis), axisSize: x.shape[axis],
             coordinates: MoveSupport.product(indices.shape, batchDims..<indices.rank),
             inner: MoveSupport.product(x.shape, (axis + 1)..<x.rank))
-        if MoveSupport.allInputsConstant(node) { try folded.fold(node) { try run(node) } }
+        if x.type != .string, MoveSupport.allInputsConstant(node) { try folded.fold(node) { try run(node) } }
     }
 
     func eval(_ node: Node) throws {
@@ -49,6 +49,11 @@ final class GatherKernel: OpKernel {
         }
         for v in indices where v < 0 || v >= layout.axisSize {
             throw node.error("index \(v) is out of range for dimension of size \(layout.axisSize)")
+        }
+        if x.type == .string {
+            return try StringMove.run(node, input: x, output: y) { source, destination, size in
+                try layout.gather(from: source, indices: indices, into: destination, elementSize: size, threads: 1)
+            }
         }
         try layout.gather(
             from: MoveSupport.source(x, node, role: "input"), indices: indices,
@@ -120,7 +125,7 @@ final class GatherNDKernel: OpKernel {
     func prepare(_ node: Node) throws {
         try folded.reset(node)
         let params = try node.input(0), indices = try node.input(1)
-        try MoveSupport.expectMovable(params, node, role: "params")
+        if params.type != .string { try MoveSupport.expectMovable(params, node, role: "params") }
         try node.expect(indices, type: .int16, .int32, .int64, role: "indices")
         guard params.rank >= 1 else { throw node.error("params must be at least a vector") }
         guard indices.rank >= 1 else { throw node.error("indices must be at least a vector") }
@@ -130,7 +135,7 @@ final class GatherNDKernel: OpKernel {
         }
         let shape = Array(indices.shape[..<(indices.rank - 1)]) + Array(params.shape[depth...])
         try node.setOutput(0, type: params.type, shape: shape)
-        if MoveSupport.allInputsConstant(node) { try folded.fold(node) { try run(node) } }
+        if params.type != .string, MoveSupport.allInputsConstant(node) { try folded.fold(node) { try run(node) } }
     }
 
     func eval(_ node: Node) throws {
@@ -143,12 +148,23 @@ final class GatherNDKernel: OpKernel {
         let indices = try MoveSupport.integers(indicesTensor, node, role: "indices", allowInt16: true)
         let depth = indicesTensor.shape[indicesTensor.rank - 1]
         let slices = MoveSupport.product(indicesTensor.shape, 0..<(indicesTensor.rank - 1))
-        let es = params.type.byteSize
+        if params.type == .string {
+            return try StringMove.run(node, input: params, output: y) { source, destination, size in
+                try gather(params, indices, depth: depth, slices: slices, source, destination, size, node)
+            }
+        }
+        try gather(
+            params, indices, depth: depth, slices: slices, MoveSupport.source(params, node, role: "params"),
+            MoveSupport.destination(y, node, role: "output"), params.type.byteSize, node)
+    }
+
+    private func gather(
+        _ params: RuntimeTensor, _ indices: [Int], depth: Int, slices: Int, _ source: UnsafeRawPointer,
+        _ destination: UnsafeMutableRawPointer, _ es: Int, _ node: Node
+    ) throws {
         let sliceBytes = MoveSupport.product(params.shape, depth..<params.rank) * es
         guard slices > 0, sliceBytes > 0 else { return }
         let strides = stridesOf(params.shape)
-        let source = try MoveSupport.source(params, node, role: "params")
-        let destination = try MoveSupport.destination(y, node, role: "output")
         for s in 0..<slices {
             var offset = 0
             for j in 0..<depth {

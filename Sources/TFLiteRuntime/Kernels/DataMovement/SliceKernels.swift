@@ -8,7 +8,7 @@ final class SliceKernel: OpKernel {
     func prepare(_ node: Node) throws {
         try folded.reset(node)
         let x = try node.input(0), begin = try node.input(1), size = try node.input(2)
-        try MoveSupport.expectMovable(x, node, role: "input")
+        if x.type != .string { try MoveSupport.expectMovable(x, node, role: "input") }
         for (t, role) in [(begin, "begin"), (size, "size")] {
             guard t.rank == 1, t.elementCount == x.rank else {
                 throw node.error("\(role) must be a vector of \(x.rank) values, has shape \(t.shape)")
@@ -32,7 +32,7 @@ final class SliceKernel: OpKernel {
         }
         begins = b
         try node.setOutput(0, type: x.type, shape: shape)
-        if MoveSupport.allInputsConstant(node) { try folded.fold(node) { try run(node) } }
+        if x.type != .string, MoveSupport.allInputsConstant(node) { try folded.fold(node) { try run(node) } }
     }
 
     func eval(_ node: Node) throws {
@@ -44,12 +44,18 @@ final class SliceKernel: OpKernel {
         let x = try node.input(0), y = try node.output(0)
         let strides = stridesOf(x.shape)
         let offset = zip(begins, strides).reduce(0) { $0 + $1.0 * $1.1 }
-        let es = x.type.byteSize
-        let copy = StridedCopy(
-            extents: y.shape, sourceStrides: strides, destinationStrides: stridesOf(y.shape), elementSize: es)
-        guard copy.count > 0 else { return }
-        let source = try MoveSupport.source(x, node, role: "input")
-        copy.run(from: source + offset * es, to: try MoveSupport.destination(y, node, role: "output"), threads: node.threadCount)
+        func move(_ source: UnsafeRawPointer, _ destination: UnsafeMutableRawPointer, _ es: Int, _ threads: Int) {
+            let copy = StridedCopy(
+                extents: y.shape, sourceStrides: strides, destinationStrides: stridesOf(y.shape), elementSize: es)
+            guard copy.count > 0 else { return }
+            copy.run(from: source + offset * es, to: destination, threads: threads)
+        }
+        if x.type == .string {
+            return try StringMove.run(node, input: x, output: y) { move($0, $1, $2, 1) }
+        }
+        move(
+            try MoveSupport.source(x, node, role: "input"), try MoveSupport.destination(y, node, role: "output"),
+            x.type.byteSize, node.threadCount)
     }
 }
 
@@ -71,7 +77,7 @@ final class StridedSliceKernel: OpKernel {
     func prepare(_ node: Node) throws {
         try folded.reset(node)
         let x = try node.input(0), begin = try node.input(1), end = try node.input(2), strides = try node.input(3)
-        try MoveSupport.expectMovable(x, node, role: "input")
+        if x.type != .string { try MoveSupport.expectMovable(x, node, role: "input") }
         for (t, role) in [(begin, "begin"), (end, "end"), (strides, "strides")] {
             guard t.rank == 1, t.elementCount == begin.elementCount else {
                 throw node.error("\(role) must be a vector as long as begin (\(begin.elementCount)), has shape \(t.shape)")
@@ -89,7 +95,7 @@ final class StridedSliceKernel: OpKernel {
             inputShape: x.shape, begin: beginValues, end: MoveSupport.integers(end, node, role: "end"),
             strides: MoveSupport.integers(strides, node, role: "strides"), masks: masks, node)
         try node.setOutput(0, type: x.type, shape: resolution.outputShape)
-        if MoveSupport.allInputsConstant(node) { try folded.fold(node) { try run(node) } }
+        if x.type != .string, MoveSupport.allInputsConstant(node) { try folded.fold(node) { try run(node) } }
     }
 
     func eval(_ node: Node) throws {
@@ -103,6 +109,13 @@ final class StridedSliceKernel: OpKernel {
             inputShape: x.shape, begin: MoveSupport.integers(node.input(1), node, role: "begin"),
             end: MoveSupport.integers(node.input(2), node, role: "end"),
             strides: MoveSupport.integers(node.input(3), node, role: "strides"), masks: masks, node)
+        if x.type == .string {
+            return try StringMove.run(node, input: x, output: y) { source, destination, size in
+                let copy = try resolution.copy(elementSize: size, outputShape: y.shape, node)
+                guard copy.count > 0 else { return }
+                copy.run(from: source + resolution.sourceOffset * size, to: destination, threads: 1)
+            }
+        }
         let copy = try resolution.copy(elementSize: x.type.byteSize, outputShape: y.shape, node)
         guard copy.count > 0 else { return }
         let source = try MoveSupport.source(x, node, role: "input") + resolution.sourceOffset * x.type.byteSize

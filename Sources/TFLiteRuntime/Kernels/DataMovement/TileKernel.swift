@@ -1,5 +1,5 @@
 /// TILE: repeats the input `multiples[i]` times along each axis (input 1, int32 or int64), for any
-/// fixed-size element type. Quantized tensors keep their values (the output has the input's
+/// fixed-size element type, and strings. Quantized tensors keep their values (the output has the input's
 /// quantization in LiteRT's models). Built as LiteRT's `TileOneDimension` does: each block is
 /// produced once and then copied.
 final class TileKernel: OpKernel {
@@ -9,7 +9,7 @@ final class TileKernel: OpKernel {
 
     func prepare(_ node: Node) throws {
         let x = try node.input(0), m = try node.input(1)
-        try MoveSupport.expectMovable(x, node, role: "input")
+        if x.type != .string { try MoveSupport.expectMovable(x, node, role: "input") }
         try node.expect(m, type: .int32, .int64, role: "multiples")
         guard m.rank == 1, m.elementCount == x.rank else {
             throw node.error("multiples must hold one value per input dimension (\(x.rank)), has shape \(m.shape)")
@@ -34,6 +34,16 @@ final class TileKernel: OpKernel {
         let x = try node.input(0), y = try node.output(0)
         guard multiples.count == x.rank else { throw node.error("eval before prepare") }
         guard y.elementCount > 0 else { return }
+        if x.type == .string {
+            let shape = x.shape, multiples = multiples
+            return try StringMove.run(node, input: x, output: y) { source, destination, size in
+                if shape.isEmpty {
+                    destination.copyMemory(from: source, byteCount: size)
+                } else {
+                    _ = TileKernel.tile(0, shape, multiples, size, source, destination)
+                }
+            }
+        }
         let src = try MoveSupport.source(x, node, role: "input")
         let dst = try MoveSupport.destination(y, node, role: "output")
         let es = x.type.byteSize

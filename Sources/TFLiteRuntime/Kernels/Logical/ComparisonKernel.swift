@@ -48,7 +48,7 @@ final class ComparisonKernel: OpKernel {
         switch a.type {
         case .float32, .float16, .int16, .int32, .int64:
             break
-        case .bool where op.isEquality:
+        case .bool where op.isEquality, .string where op.isEquality:
             break
         case .uint8, .int8:
             for t in [a, b] {
@@ -80,6 +80,18 @@ final class ComparisonKernel: OpKernel {
         case .int32: try compare(node, Int32.self, a, b, out, plan)
         case .int64: try compare(node, Int64.self, a, b, out, plan)
         case .bool: try compare(node, UInt8.self, a, b, out, plan)
+        case .string:
+            // Strings compare byte for byte; the broadcast runs over their positions.
+            let sa = try a.strings("input 0"), sb = try b.strings("input 1")
+            let pa = (0..<sa.count).map { Int32($0) }, pb = (0..<sb.count).map { Int32($0) }
+            let equal = op == .equal
+            guard let outBase = out.baseAddress else { return }
+            pa.withUnsafeBufferPointer { x in
+                pb.withUnsafeBufferPointer { y in
+                    guard let px = x.baseAddress, let py = y.baseAddress else { return }
+                    plan.map(px, py, outBase) { i, j in (sa[Int(i)] == sb[Int(j)]) == equal }
+                }
+            }
         case .float16:
             let x = try widened(node, a, "input 0") { HalfPrecision.float(fromHalf: $0) }
             let y = try widened(node, b, "input 1") { HalfPrecision.float(fromHalf: $0) }

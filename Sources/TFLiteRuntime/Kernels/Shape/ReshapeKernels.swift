@@ -14,7 +14,7 @@ final class ByteCopyKernel: OpKernel {
     func prepare(_ node: Node) throws {
         try folded.reset(node)
         let x = try node.input(0)
-        try MoveSupport.expectMovable(x, node, role: "input")
+        if x.type != .string { try MoveSupport.expectMovable(x, node, role: "input") }
         guard let shape = try outputShape(node, x) else {
             node.markOutputsDynamic()
             return
@@ -23,7 +23,7 @@ final class ByteCopyKernel: OpKernel {
             throw node.error("cannot reshape \(x.shape) (\(x.elementCount) elements) to \(shape)")
         }
         try node.setOutput(0, type: x.type, shape: shape)
-        if MoveSupport.allInputsConstant(node) { try folded.fold(node) { try copy(node) } }
+        if x.type != .string, MoveSupport.allInputsConstant(node) { try folded.fold(node) { try copy(node) } }
     }
 
     func eval(_ node: Node) throws {
@@ -33,6 +33,7 @@ final class ByteCopyKernel: OpKernel {
 
     private func copy(_ node: Node) throws {
         let x = try node.input(0), y = try node.output(0)
+        if x.type == .string { return try y.setStrings(try x.strings("input")) }
         guard x.requiredBytes == y.requiredBytes, x.type.byteSize == y.type.byteSize else {
             throw node.error("output \(y.shape) does not match input \(x.shape)")
         }

@@ -60,7 +60,7 @@ final class FillKernel: OpKernel {
         guard dims.type == .int32 || dims.type == .int64 else {
             throw node.error("dims has type \(dims.type.name); it must be INT32 or INT64")
         }
-        try MoveSupport.expectMovable(value, node, role: "value")
+        if value.type != .string { try MoveSupport.expectMovable(value, node, role: "value") }
         guard value.elementCount == 1 else {
             throw node.error("value must be a scalar, has shape \(value.shape)")
         }
@@ -71,7 +71,7 @@ final class FillKernel: OpKernel {
         let shape = try MoveSupport.integers(dims, node, role: "dims")
         guard shape.allSatisfy({ $0 >= 0 }) else { throw node.error("dims \(shape) has a negative dimension") }
         try node.setOutput(0, type: value.type, shape: shape)
-        if MoveSupport.allInputsConstant(node) { try folded.fold(node) { try fill(node) } }
+        if value.type != .string, MoveSupport.allInputsConstant(node) { try folded.fold(node) { try fill(node) } }
     }
 
     func eval(_ node: Node) throws {
@@ -81,6 +81,10 @@ final class FillKernel: OpKernel {
 
     private func fill(_ node: Node) throws {
         let value = try node.input(1), y = try node.output(0)
+        if value.type == .string {
+            let word = try value.strings("value")
+            return try y.setStrings([[UInt8]](repeating: word.first ?? [], count: y.elementCount))
+        }
         let pattern = try MoveSupport.source(value, node, role: "value")
         let out = try MoveSupport.destination(y, node, role: "output")
         MoveSupport.fill(out, count: y.elementCount, pattern: pattern, elementSize: value.type.byteSize)
