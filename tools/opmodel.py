@@ -118,9 +118,8 @@ def var(dtype: str, shape: Sequence[int], **kw: Any) -> TensorSpec:
     return TensorSpec(dtype, list(shape), variable=True, **kw)
 
 
-def state(dtype: str, shape: Sequence[int], **kw: Any) -> TensorSpec:
-    """A variable (state) tensor: starts as zeros, the operator reads and updates it."""
-    return TensorSpec(dtype, list(shape), variable=True, **kw)
+# Another name for `var` (the recurrent cases say "state").
+state = var
 
 
 def out(dtype: str, shape: Sequence[int] = (), **kw: Any) -> TensorSpec:

@@ -31,7 +31,7 @@ struct StablehloGatherParameters {
         offsetDims = try o.longs(0) ?? []
         collapsedSliceDims = try o.longs(1) ?? []
         startIndexMap = try o.longs(2) ?? []
-        indexVectorDim = Int(truncatingIfNeeded: try o.long(3))
+        indexVectorDim = Int(truncatingIfNeeded: try o.int64(3))
         sliceSizes = try o.longs(4) ?? []
         indicesAreSorted = try o.bool(5)
     }
@@ -53,7 +53,7 @@ struct StablehloScatterParameters {
         updateWindowDims = try o.longs(1) ?? []
         insertedWindowDims = try o.longs(2) ?? []
         scatterDimsToOperandDims = try o.longs(3) ?? []
-        indexVectorDim = Int(truncatingIfNeeded: try o.long(4))
+        indexVectorDim = Int(truncatingIfNeeded: try o.int64(4))
         uniqueIndices = try o.bool(5)
         updateComputationSubgraphIndex = Int(try o.int(6))
     }

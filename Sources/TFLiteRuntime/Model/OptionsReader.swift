@@ -38,9 +38,6 @@ struct OptionsReader {
         try table?.string(field)
     }
     func has(_ field: Int) -> Bool { table?.has(field) ?? false }
-    func long(_ field: Int, _ defaultValue: Int64 = 0) throws -> Int64 {
-        try table?.int64(field, defaultValue) ?? defaultValue
-    }
     /// An int64 vector read as `Int`s (StableHLO options).
     func longs(_ field: Int) throws -> [Int]? {
         try table?.scalarVector(field, as: Int64.self)?.map { Int(truncatingIfNeeded: $0) }
