@@ -101,4 +101,55 @@ struct CorruptModelTests {
         #expect(total > 0)
         #expect(rejected > 0)
     }
+
+    /// One single-operator model per operator (the first case LiteRT runs), every control-flow
+    /// model and every custom-operator case: the kernels added for every operator meet damaged
+    /// options, shapes and constants here.
+    static func operatorModels() -> [(String, Data)] {
+        var seen = Set<String>()
+        var models = [(String, Data)]()
+        for entry in SingleOperatorTests.runnable where !seen.contains(entry.op) {
+            seen.insert(entry.op)
+            let url = SingleOperatorTests.folder.appendingPathComponent(entry.name).appendingPathComponent("model.tflite")
+            if let data = try? Data(contentsOf: url) { models.append((entry.name, data)) }
+        }
+        for folder in ["control_flow", "custom_ops"] {
+            let root = TestPaths.packageRoot.appendingPathComponent("Tests/TFLiteRuntimeTests/Fixtures/\(folder)")
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
+            for name in names.sorted() {
+                let url = root.appendingPathComponent(name).appendingPathComponent("model.tflite")
+                if let data = try? Data(contentsOf: url) { models.append((name, data)) }
+            }
+        }
+        return models
+    }
+
+    @Test("bit-flipped and truncated single-operator, control-flow and custom-operator models never crash")
+    func operatorModelFlips() throws {
+        let models = CorruptModelTests.operatorModels()
+        try #require(models.count > 150, "single-operator fixtures missing")
+        let rounds = Int(ProcessInfo.processInfo.environment["OPENMLKIT_FUZZ_ROUNDS"] ?? "") ?? 1
+        var rng = SplitMix64(seed: 2026 &+ UInt64(max(rounds, 1) - 1) &* 7919)
+        var total = 0
+        var slowest = (name: "", seconds: 0.0)
+        for (name, model) in models {
+            let start = Date()
+            defer {
+                let seconds = Date().timeIntervalSince(start)
+                if seconds > slowest.seconds { slowest = (name, seconds) }
+            }
+            for n in [model.count / 2, model.count * 3 / 4, model.count - 1] { CorruptModelTests.exercise(model.prefix(n)) }
+            for trial in 0..<(6 * max(rounds, 1)) {
+                var bytes = [UInt8](model)
+                for _ in 0..<(1 + trial % 3) {
+                    let position = Int.random(in: 0..<bytes.count, using: &rng)
+                    bytes[position] ^= UInt8(1) << UInt8.random(in: 0..<8, using: &rng)
+                }
+                total += 1
+                CorruptModelTests.exercise(Data(bytes))
+            }
+        }
+        print("corrupt operator models: \(total) damaged copies of \(models.count) models, none crashed; slowest \(slowest.name)")
+        #expect(total == models.count * 6 * max(rounds, 1))
+    }
 }
