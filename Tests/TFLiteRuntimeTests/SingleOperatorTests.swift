@@ -50,6 +50,7 @@ struct SingleOperatorTests {
     /// layer turns into whole quanta (`tools/op_cases/float_exact.py` has the dense grids).
     static let bitExactPrefixes = [
         "exact_", "logistic_float32", "tanh_float32", "softmax_float32", "log_softmax_float32",
+        "transpose_conv_float32", "resize_bilinear_float32", "resize_nearest_float32",
     ]
 
     /// Float cases whose every output was bit-identical to LiteRT's in the last `failure` call.

@@ -411,3 +411,15 @@ CASES += [
           const("float32", [], [0.0])], [out("float32")]),
     Case("bucketize_float32_no_options", "BUCKETIZE", [inp("float32", [3])], [out("int32")]),
 ]
+
+# int4 tables (two values per byte, low nibble first), per-tensor and per-row scales: LiteRT 2.3
+# dequantizes them like the 8-bit hybrid tables.
+CASES.append(Case("embedding_lookup_hybrid_int4", "EMBEDDING_LOOKUP",
+                  [inp("int32", [3], values=[3, 0, 1]),
+                   const("int4", [4, 6], [(i % 16) - 8 for i in range(24)], scale=0.25, zero_point=0)],
+                  [out("float32")], version=4))
+CASES.append(Case("embedding_lookup_hybrid_int4_per_row", "EMBEDDING_LOOKUP",
+                  [inp("int32", [4], values=[2, 3, 0, 2]),
+                   const("int4", [4, 5], [((i * 7) % 16) - 8 for i in range(20)],
+                         scale=[0.5, 0.25, 0.125, 1.0], zero_point=[0] * 4)],
+                  [out("float32")], version=4))

@@ -17,7 +17,8 @@ enum TransposeConvGather {
 
     /// Adds the contributions of input rows `band` (held in `column`, `[(row - band.lowerBound) * W + x]
     /// [tap][O]`) to the output rows they reach. Each output pixel gathers the taps `(ky, kx)` with
-    /// `oy + padTop - ky` a multiple of the stride, i.e. `iy = (oy + padTop - ky) / strideHeight`.
+    /// `oy + padTop - ky` a multiple of the stride, i.e. `iy = (oy + padTop - ky) / strideHeight`, in
+    /// LiteRT's col2im order: input pixels row by row (`iy`, then `ix`, ascending), so taps descending.
     static func accumulate(
         _ g: TransposeConvGeometry, band: Range<Int>, column: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
         threads: Int
@@ -35,26 +36,50 @@ enum TransposeConvGather {
                 for ox in 0..<g.outputWidth {
                     let out = output + (oy * g.outputWidth + ox) * channels
                     let xOrigin = ox + g.padLeft
-                    var ky = yOrigin % g.strideHeight
-                    while ky < g.filterHeight {
+                    var ky = lastTap(origin: yOrigin, stride: g.strideHeight, extent: g.filterHeight)
+                    while ky >= 0 {
                         let iy = (yOrigin - ky) / g.strideHeight
-                        if iy < band.lowerBound { break }
-                        if iy < band.upperBound {
+                        if iy >= band.upperBound { break }
+                        if iy >= band.lowerBound {
                             let bandRow = column + (iy - band.lowerBound) * g.inputWidth * pixelStride
-                            var kx = xOrigin % g.strideWidth
-                            while kx < g.filterWidth {
+                            var kx = lastTap(origin: xOrigin, stride: g.strideWidth, extent: g.filterWidth)
+                            while kx >= 0 {
                                 let ix = (xOrigin - kx) / g.strideWidth
-                                if ix < 0 { break }
-                                if ix < g.inputWidth {
+                                if ix >= g.inputWidth { break }
+                                if ix >= 0 {
                                     add(bandRow + ix * pixelStride + (ky * g.filterWidth + kx) * channels, to: out, count: channels)
                                 }
-                                kx += g.strideWidth
+                                kx -= g.strideWidth
                             }
                         }
-                        ky += g.strideHeight
+                        ky -= g.strideHeight
                     }
                 }
             }
+        }
+    }
+
+    /// The largest tap `k < extent` with `origin - k` a multiple of `stride` (origin ≥ 0), or -1.
+    @inline(__always)
+    private static func lastTap(origin: Int, stride: Int, extent: Int) -> Int {
+        let first = origin % stride
+        guard first < extent else { return -1 }
+        return first + (extent - 1 - first) / stride * stride
+    }
+
+    /// Adds the bias (when there is one) to every pixel of the finished sums, then applies the
+    /// activation range: LiteRT adds the bias after col2im, so it is the last term of every sum.
+    static func finish(
+        _ values: UnsafeMutablePointer<Float>, pixels: Int, channels: Int, bias: UnsafePointer<Float>?,
+        lower: Float, upper: Float, threads: Int
+    ) {
+        if let bias {
+            parallelFor(pixels, threads: threads, minimumPerThread: max(1, 65_536 / max(channels, 1))) { range in
+                for p in range { add(bias, to: values + p * channels, count: channels) }
+            }
+        }
+        if lower > -.infinity || upper < .infinity {
+            clamp(values, count: pixels * channels, lower: lower, upper: upper, threads: threads)
         }
     }
 

@@ -8,8 +8,10 @@
 ///
 /// Fast path: a GEMM of the input pixels `[H*W, C]` by the filter viewed as `[C, KH*KW*O]` fills a
 /// column buffer (every pixel's contribution to each tap), then each output pixel gathers the taps
-/// that land on it. Input rows are processed in bands so the column buffer stays small; output rows
-/// are split across threads in the gather, so no two threads write the same pixel.
+/// that land on it; output rows are split across threads in the gather, so no two threads write the
+/// same pixel. The order of every sum is LiteRT's (its optimized TRANSPOSE_CONV: one GEMM over the
+/// whole image, col2im from zero in input-pixel order, the bias added last), so float results are
+/// bit-identical: the GEMM therefore covers the whole image at once, as LiteRT's col2im buffer does.
 final class TransposeConvKernel: OpKernel {
     /// Which operator this kernel implements; they differ only in operands and options.
     enum Variant {
@@ -135,15 +137,17 @@ final class TransposeConvKernel: OpKernel {
         }
     }
 
-    /// Sizes the bands so the column buffer stays around 4 MB (at least one input row).
+    /// Sizes the column buffer for the whole image (as LiteRT's col2im buffer); layers whose buffer
+    /// would pass 256 MB take the reference loop instead.
     private func planColumnBuffer(_ g: TransposeConvGeometry) throws {
         let (perPixel, o1) = g.taps.multipliedReportingOverflow(by: g.outputChannels)
         let (perRow, o2) = perPixel.multipliedReportingOverflow(by: max(g.inputWidth, 1))
-        guard !o1, !o2, perRow <= 1 << 24, g.inputHeight > 0 else {
+        let (perImage, o3) = perRow.multipliedReportingOverflow(by: max(g.inputHeight, 1))
+        guard !o1, !o2, !o3, perImage <= 1 << 26, g.inputHeight > 0 else {
             bandRows = 0
             return
         }
-        bandRows = max(1, min(g.inputHeight, (1 << 20) / max(perRow, 1)))
+        bandRows = g.inputHeight
         let needed = max(1, bandRows * perRow)
         if needed > columnCapacity {
             column.deallocate()
@@ -184,7 +188,7 @@ final class TransposeConvKernel: OpKernel {
         let inputImage = g.inputHeight * g.inputWidth * g.inputChannels
         for b in 0..<g.batch {
             let out = y + b * outputImage
-            TransposeConvGather.fill(g, output: out, bias: bias, threads: threads)
+            TransposeConvGather.fill(g, output: out, bias: nil, threads: threads)
             var r0 = 0
             while r0 < g.inputHeight {
                 let r1 = min(g.inputHeight, r0 + bandRows)
@@ -201,8 +205,8 @@ final class TransposeConvKernel: OpKernel {
             }
         }
         let (lower, upper) = activation.floatRange
-        if lower > -.infinity || upper < .infinity {
-            TransposeConvGather.clamp(y, count: g.batch * outputImage, lower: lower, upper: upper, threads: threads)
-        }
+        TransposeConvGather.finish(
+            y, pixels: g.batch * g.outputHeight * g.outputWidth, channels: g.outputChannels, bias: bias,
+            lower: lower, upper: upper, threads: threads)
     }
 }

@@ -97,9 +97,10 @@ final class SegmentKernel: OpKernel {
 }
 
 /// EMBEDDING_LOOKUP: rows of the table (input 1, rank ≥ 2) picked by the int32 ids of input 0
-/// (a vector). The output has the table's type (any fixed-size type), or float32 for an int8/uint8
-/// table (hybrid): each row is then dequantized as `q × scale` with the table's scale, or its
-/// row's scale when quantized per row (LiteRT ignores the zero point and reads uint8 bytes as int8).
+/// (a vector). The output has the table's type (any fixed-size type), or float32 for an int8, uint8
+/// or int4 table (hybrid): each row is then dequantized as `q × scale` with the table's scale, or its
+/// row's scale when quantized per row (LiteRT ignores the zero point and reads uint8 bytes as int8;
+/// int4 tables hold two values per byte, the first in the low nibble, numbered across the table).
 final class EmbeddingLookupKernel: OpKernel {
     init(_ node: Node) throws { try node.expect(inputs: 2, outputs: 1) }
 
@@ -108,11 +109,12 @@ final class EmbeddingLookupKernel: OpKernel {
         let table = try node.input(1)
         let y = try node.output(0)
         try node.expect(ids, type: .int32, role: "ids")
-        try MoveSupport.expectMovable(table, node, role: "table")
+        if table.type != .int4 { try MoveSupport.expectMovable(table, node, role: "table") }
         guard ids.rank == 1, table.rank >= 2 else {
             throw node.error("ids must be a vector and the table have at least two dimensions")
         }
-        let hybrid = y.type == .float32 && (table.type == .int8 || table.type == .uint8)
+        let hybrid = y.type == .float32 && (table.type == .int8 || table.type == .uint8 || table.type == .int4)
+        if table.type == .int4, !hybrid { throw node.error("an int4 table needs a float32 output") }
         if hybrid {
             guard let q = table.quantization, q.scales.count == 1 || q.scales.count == table.shape[0] else {
                 throw node.error("a hybrid table needs one scale, or one per row")
@@ -127,6 +129,10 @@ final class EmbeddingLookupKernel: OpKernel {
         let y = try node.output(0)
         let rows = table.shape[0]
         let row = MoveSupport.product(table.shape, 1..<table.rank)
+        if table.type == .int4 {
+            try lookupInt4(ids: ids, table: table, row: row, output: y, node: node)
+            return
+        }
         let src = try MoveSupport.source(table, node, role: "table")
         let dst = try MoveSupport.destination(y, node, role: "output")
         let hybrid = y.type != table.type
@@ -143,6 +149,31 @@ final class EmbeddingLookupKernel: OpKernel {
             let q = (src + r * row).assumingMemoryBound(to: Int8.self)
             let out = (dst + i * row * 4).assumingMemoryBound(to: Float.self)
             for j in 0..<row { out[j] = Float(Double(q[j]) * scale) }
+        }
+    }
+
+    /// The hybrid lookup from a packed int4 table.
+    private func lookupInt4(
+        ids: UnsafeMutableBufferPointer<Int32>, table: RuntimeTensor, row: Int, output y: RuntimeTensor, node: Node
+    ) throws {
+        try QuantizedOperand.checkBytes(table, node: node, role: "table")
+        let rows = table.shape[0]
+        let scales = table.quantization?.scales ?? []
+        let dst = try MoveSupport.destination(y, node, role: "output").assumingMemoryBound(to: Float.self)
+        guard row > 0 else { return }
+        guard let packed = table.data?.assumingMemoryBound(to: UInt8.self) else {
+            throw node.error("table has no data")
+        }
+        for (i, id) in ids.enumerated() {
+            let r = Int(id)
+            guard r >= 0, r < rows else { throw node.error("id \(r) is outside 0..<\(rows)") }
+            let scale = Double(scales.count > 1 ? scales[r] : scales[0])
+            for j in 0..<row {
+                let e = r * row + j
+                let byte = packed[e >> 1]
+                let q = Int8(bitPattern: e & 1 == 0 ? byte << 4 : byte & 0xF0) >> 4
+                dst[i * row + j] = Float(Double(q) * scale)
+            }
         }
     }
 }
