@@ -41,7 +41,7 @@ extension OpRegistry {
         "DIV": ["float32", "int16", "int32", "int8", "uint8"],
         "DYNAMIC_UPDATE_SLICE": ["bool", "float16", "float32", "int16", "int32", "int64", "int8", "uint8"],
         "ELU": ["float32", "int8"],
-        "EMBEDDING_LOOKUP": ["bool", "float16", "float32", "int16", "int32", "int8", "uint8"],
+        "EMBEDDING_LOOKUP": ["bool", "float16", "float32", "int16", "int32", "int4", "int8", "uint8"],
         "EMBEDDING_LOOKUP_SPARSE": ["float32"],
         "EQUAL": ["bool", "float16", "float32", "int16", "int32", "int64", "int8", "string", "uint8"],
         "EXP": ["float32", "int16", "int8"],
