@@ -27,17 +27,11 @@ public enum CompletionQueue {
 }
 
 #if canImport(Darwin) || OPENMLKIT_MAIN_ACTOR_COMPLETIONS
-/// Completion handlers are main-actor isolated here (see ``CompletionQueue``).
-package let completionsAreMainActor = true
-
 /// Runs `body` on the main actor, after the current work (never inline).
 package func deliverCompletion(_ body: @escaping @MainActor @Sendable () -> Void) {
     DispatchQueue.main.async { MainActor.assumeIsolated { body() } }
 }
 #else
-/// Completion handlers run on ``CompletionQueue/queue`` here.
-package let completionsAreMainActor = false
-
 /// Runs `body` on ``CompletionQueue/queue``.
 package func deliverCompletion(_ body: @escaping @Sendable () -> Void) {
     CompletionQueue.queue.async(execute: body)
