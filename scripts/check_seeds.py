@@ -90,6 +90,35 @@ CONTEXT = {
 """,
 }
 
+# The guides' Swift 6 pattern in our own words (the guide block that shows it, 003#3, does not
+# compile as written): a view controller that sets its own properties and a captured local
+# inside completion handlers. It must compile with Apple's signatures in both modes, and must NOT
+# compile in Swift 6 with Linux's @Sendable ones, which shows the check is strict.
+CONTEXT["own"] = CONTEXT["004"] + """
+    var status = ""
+"""
+PATTERN = """
+var modelPath: String?
+ModelManager.modelManager().getLatestModelFilePath(remoteModel) { path, error in
+    guard error == nil, let path = path else { return }
+    modelPath = path
+}
+ModelDownloader.modelDownloader().getModel(
+    name: "your_model", downloadType: .localModelUpdateInBackground, conditions: ModelDownloadConditions(),
+    progressHandler: { fraction in self.status = "\\(fraction)" }
+) { result in
+    if case .success(let customModel) = result { modelPath = customModel.path }
+}
+let labeler = ImageLabeler.imageLabeler(options: CustomImageLabelerOptions(localModel: localModel))
+labeler.process(image) { labels, error in
+    self.status = labels?.first?.text ?? "\\(String(describing: error))"
+}
+objectDetector.process(image) { objects, error in
+    self.objects = objects ?? []
+}
+_ = modelPath
+"""
+
 # Blocks that cannot be type-checked here, and why. Keys: (guide prefix, block index).
 FLATTENED = "flattened onto one line in this copy of the guide, so a `//` comment swallows the rest of the code; the same block is checked from seed 002"
 NOT_CHECKABLE = {
@@ -201,6 +230,8 @@ def main():
                 blocks += [(f"{name}a", guide, halves[0], None), (f"{name}b", guide, halves[1], None)]
             blocks.append((name, guide, snippet["code"], NOT_CHECKABLE.get((guide, snippet["index"]))))
 
+    blocks.append(("own#main-actor-pattern", "own", PATTERN, None))
+
     failures, passed, skipped, surprises = [], 0, [], []
     for name, guide, code, reason in blocks:
         source = out / f"{re.sub(r'[^0-9A-Za-z]', '_', name)}.swift"
@@ -223,6 +254,14 @@ def main():
         else:
             failures.append((name, source, outcome))
 
+    control = out / "own_main_actor_pattern.swift"
+    linux = run(["swiftc", "-emit-sil", "-o", os.devnull, "-swift-version", "6", "-parse-as-library", "-I",
+                 str(build / "Modules")] + c_module_flags(build) + [str(control)])
+    if linux.returncode == 0 or "main actor-isolated property" not in linux.stderr:
+        # It must fail, and for the isolation of the handlers, not for anything else.
+        failures.append(("control: the pattern with Linux's @Sendable handlers in Swift 6", control, {"6": linux}))
+    else:
+        print("check-seeds: control: with Linux's @Sendable completion handlers the pattern fails in Swift 6, as it must")
     print(f"check-seeds: {passed} blocks compile (type-check and SIL diagnostics) in Swift 5 and Swift 6")
     print(f"check-seeds: {len(skipped)} blocks cannot be checked here:")
     for name, reason in skipped:
