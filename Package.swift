@@ -9,6 +9,7 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .library(name: "TFLiteRuntime", targets: ["TFLiteRuntime"]),
+        .library(name: "TensorFlowLite", targets: ["TensorFlowLite"]),
         .library(name: "OpenMLKit", targets: ["OpenMLKit"]),
         .library(name: "OpenMLKitVision", targets: ["OpenMLKitVision"]),
         .library(name: "ModelHub", targets: ["ModelHub"]),
@@ -32,6 +33,8 @@ let package = Package(
             dependencies: ["CKernels"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        // `import TensorFlowLite` for TensorFlowLiteSwift code: re-exports the runtime.
+        .target(name: "TensorFlowLite", dependencies: ["TFLiteRuntime"]),
         // NumPy .npy reading and writing: the CLI's and the tests' interchange format, kept out of the
         // runtime's public API (which stays TensorFlowLiteSwift's).
         .target(name: "NumPyFiles", dependencies: ["TFLiteRuntime"]),
@@ -87,7 +90,7 @@ let package = Package(
         ),
         .testTarget(
             name: "OpenMLKitTests",
-            dependencies: ["OpenMLKit", "OpenMLKitVision", "TFLiteRuntime", "ModelHub", "NumPyFiles"],
+            dependencies: ["OpenMLKit", "OpenMLKitVision", "TFLiteRuntime", "TensorFlowLite", "ModelHub", "NumPyFiles"],
             exclude: ["Goldens"]
         ),
         .testTarget(

@@ -204,7 +204,7 @@ struct CustomObjectDetectorTests {
         for _ in 0..<4 {
             let objects = try detector.results(in: image)
             #expect(objects.count == 1 && !objects[0].labels.isEmpty)
-            ids.formUnion(objects.compactMap(\.trackingID))
+            ids.formUnion(objects.compactMap(\.trackingIDValue))
         }
         #expect(ids.count == 1)
         // A pan: a 400×280 window sliding 8 px per frame across the 512×341 photo.
@@ -214,7 +214,7 @@ struct CustomObjectDetectorTests {
             let frame = try crop(image, (x: step * 8, y: step * 4, width: 400, height: 280))
             let objects = try detector.results(in: frame)
             #expect(objects.count == 1, "frame \(step)")
-            panIDs.formUnion(objects.compactMap(\.trackingID))
+            panIDs.formUnion(objects.compactMap(\.trackingIDValue))
         }
         #expect(panIDs.count == 1, "IDs over the pan: \(panIDs.sorted())")
         #expect(panIDs.isDisjoint(with: ids), "an ID was reused after reset()")
@@ -251,7 +251,7 @@ struct CustomObjectDetectorTests {
                 buffer: try PixelBuffer(
                     bytes: [UInt8](repeating: 128, count: image.width * image.height * 3), width: image.width,
                     height: image.height, format: .rgb8, planes: [.init(offset: 0, bytesPerRow: image.width * 3)]))
-            return try [image, image, image, blank, image].map { try detector.results(in: $0).first?.trackingID }
+            return try [image, image, image, blank, image].map { try detector.results(in: $0).first?.trackingIDValue }
         }
         let kept = try ids { _ in }
         #expect(kept[3] == nil && Set(kept.compactMap { $0 }).count == 1, "\(kept)")

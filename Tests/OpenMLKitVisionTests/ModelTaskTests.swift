@@ -39,7 +39,7 @@ struct ModelTaskTests {
         #expect(
             labels[0].index == scores.indices.max { scores[$0] < scores[$1] || (scores[$0] == scores[$1] && $0 > $1) })
         #expect(labels[0].text == labeler.labels[labels[0].index])
-        options.confidenceThreshold = labels[0].confidence
+        options.confidenceThreshold = NSNumber(value: labels[0].confidence)
         let strict = try ImageLabeler(options: options).results(in: try photo("burger.jpg"))
         #expect(strict.allSatisfy { $0.confidence >= labels[0].confidence } && strict.first == labels[0])
     }
@@ -120,7 +120,7 @@ struct ModelTaskTests {
             }
         }
         #expect(objects == expected)
-        let labeler = try ImageLabeler.imageLabeler(
+        let labeler = ImageLabeler.imageLabeler(
             options: CustomImageLabelerOptions(localModel: model("automl_ic_flowers_metadata.tflite")))
         let labels: [ImageLabel] = try await withCheckedThrowingContinuation { continuation in
             labeler.process(image) { labels, error in

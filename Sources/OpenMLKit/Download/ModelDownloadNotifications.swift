@@ -9,6 +9,11 @@ extension Notification.Name {
     /// model under ``ModelDownloadUserInfoKey/remoteModel`` and the error under
     /// ``ModelDownloadUserInfoKey/error``.
     public static let firebaseMLModelDownloadDidFail = Notification.Name("FIRModelDownloadDidFailNotification")
+    /// The same notification as ``firebaseMLModelDownloadDidSucceed``, under ML Kit's name (the
+    /// guides for the standalone ML Kit observe this one; both names observe one notification).
+    public static let mlkitModelDownloadDidSucceed = firebaseMLModelDownloadDidSucceed
+    /// The same notification as ``firebaseMLModelDownloadDidFail``, under ML Kit's name.
+    public static let mlkitModelDownloadDidFail = firebaseMLModelDownloadDidFail
     /// The same notification as ``firebaseMLModelDownloadDidSucceed``, under OpenMLKit's name.
     public static let openMLKitModelDownloadDidSucceed = firebaseMLModelDownloadDidSucceed
     /// The same notification as ``firebaseMLModelDownloadDidFail``, under OpenMLKit's name.

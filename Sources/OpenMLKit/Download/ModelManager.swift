@@ -76,13 +76,33 @@ public final class ModelManager: @unchecked Sendable {
         }
 
         /// From the environment: `OPENMLKIT_HUB_URL`, `OPENMLKIT_APP_KEY`, `OPENMLKIT_CACHE_DIR`,
-        /// `OPENMLKIT_GROUPS` (comma-separated).
+        /// `OPENMLKIT_GROUPS` (comma-separated). On Apple platforms, where apps have no environment,
+        /// the main bundle's Info.plist keys `OpenMLKitHubURL` and `OpenMLKitAppKey` are used when
+        /// the variables are not set.
         public static func fromEnvironment() -> Configuration {
             let env = ProcessInfo.processInfo.environment
             return Configuration(
-                hubURL: env["OPENMLKIT_HUB_URL"].flatMap { $0.isEmpty ? nil : URL(string: $0) },
-                appKey: env["OPENMLKIT_APP_KEY"].flatMap { $0.isEmpty ? nil : $0 },
+                hubURL: nonEmpty(env["OPENMLKIT_HUB_URL"] ?? infoPlist("OpenMLKitHubURL")).flatMap { URL(string: $0) },
+                appKey: nonEmpty(env["OPENMLKIT_APP_KEY"] ?? infoPlist("OpenMLKitAppKey")),
                 userGroups: (env["OPENMLKIT_GROUPS"] ?? "").split(separator: ",").map(String.init))
+        }
+
+        /// The Info.plist key names read by ``fromEnvironment()`` on Apple platforms.
+        public static let hubURLInfoPlistKey = "OpenMLKitHubURL"
+        /// The Info.plist key of the hub's app key.
+        public static let appKeyInfoPlistKey = "OpenMLKitAppKey"
+
+        private static func nonEmpty(_ value: String?) -> String? {
+            guard let value, !value.isEmpty else { return nil }
+            return value
+        }
+
+        private static func infoPlist(_ key: String) -> String? {
+            #if canImport(Darwin)
+            return Bundle.main.object(forInfoDictionaryKey: key) as? String
+            #else
+            return nil
+            #endif
         }
     }
 
@@ -151,11 +171,18 @@ public final class ModelManager: @unchecked Sendable {
         store.installed(remoteModel.name) != nil
     }
 
-    /// The installed model file of `remoteModel` (ML Kit's `getLatestModelFilePath`).
+    /// The installed model file of `remoteModel` (ML Kit's `getLatestModelFilePath`), handed to
+    /// `completion` on the main actor on Apple platforms, on ``CompletionQueue/queue`` on Linux.
     public func getLatestModelFilePath(
-        _ remoteModel: RemoteModel, completion: @escaping @Sendable (String?, Error?) -> Void
+        _ remoteModel: RemoteModel, completion: @escaping CompletionHandler<String>
     ) {
-        do { completion(try latestModelFilePath(remoteModel), nil) } catch { completion(nil, error) }
+        let result = Result { try latestModelFilePath(remoteModel) }
+        deliverCompletion {
+            switch result {
+            case .success(let path): completion(path, nil)
+            case .failure(let error): completion(nil, error)
+            }
+        }
     }
 
     /// The installed model file of `remoteModel`; throws ``ModelDownloadError/notDownloaded(_:)``.
@@ -173,16 +200,28 @@ public final class ModelManager: @unchecked Sendable {
     /// Every downloaded model, sorted by name.
     public func downloadedModels() -> [DownloadedModel] { store.allInstalled() }
 
-    /// The downloaded models as remote models (ML Kit's `listDownloadedModels`).
-    public func listDownloadedModels(completion: @escaping @Sendable (Set<CustomRemoteModel>, Error?) -> Void) {
-        completion(Set(store.allInstalled().map { CustomRemoteModel(name: $0.name) }), nil)
+    /// The downloaded models as remote models (ML Kit's `listDownloadedModels`), handed to
+    /// `completion` as ``getLatestModelFilePath(_:completion:)`` does.
+    public func listDownloadedModels(completion: @escaping ListCompletionHandler) {
+        let models = Set(store.allInstalled().map { CustomRemoteModel(name: $0.name) })
+        deliverCompletion { completion(models, nil) }
     }
 
     /// Deletes the downloaded files of `remoteModel` (ML Kit's `deleteDownloadedModel`); an
-    /// error when nothing was downloaded.
-    public func deleteDownloadedModel(_ remoteModel: RemoteModel, completion: @escaping @Sendable (Error?) -> Void) {
-        do { try deleteDownloadedModel(remoteModel) ; completion(nil) } catch { completion(error) }
+    /// error when nothing was downloaded. `completion` runs as in ``getLatestModelFilePath(_:completion:)``.
+    public func deleteDownloadedModel(_ remoteModel: RemoteModel, completion: @escaping ErrorCompletionHandler) {
+        let error: Error?
+        do { try deleteDownloadedModel(remoteModel); error = nil } catch let failure { error = failure }
+        deliverCompletion { completion(error) }
     }
+
+    #if canImport(Darwin) || OPENMLKIT_MAIN_ACTOR_COMPLETIONS
+    /// The completion of ``listDownloadedModels(completion:)`` (ML Kit's non-optional set).
+    public typealias ListCompletionHandler = @MainActor @Sendable (Set<CustomRemoteModel>, Error?) -> Void
+    #else
+    /// The completion of ``listDownloadedModels(completion:)`` (ML Kit's non-optional set).
+    public typealias ListCompletionHandler = @Sendable (Set<CustomRemoteModel>, Error?) -> Void
+    #endif
 
     /// Deletes the downloaded files of `remoteModel`; throws when nothing was downloaded.
     public func deleteDownloadedModel(_ remoteModel: RemoteModel) throws {

@@ -13,8 +13,8 @@ import TFLiteRuntime
 /// interpreter.run(inputs: inputs, options: ioOptions) { outputs, error in ... }
 /// ```
 ///
-/// Runs are serialized on the interpreter's own queue; completions are called on that queue
-/// (there is no main run loop on a server). The options are checked against the model first:
+/// Runs are serialized on the interpreter's own queue; completions are called on the main actor
+/// on Apple platforms and on ``CompletionQueue/queue`` on Linux (see ``CompletionQueue``). The options are checked against the model first:
 /// a type or shape that does not match is a ``ModelInterpreterError/formatMismatch(_:)`` naming
 /// the index, what the options say and what the model takes.
 public final class ModelInterpreter: @unchecked Sendable {
@@ -67,16 +67,18 @@ public final class ModelInterpreter: @unchecked Sendable {
         ModelInterpreter { manager.downloadedModel(remoteModel)?.path ?? localModel.modelPath }
     }
 
-    /// Runs the model and calls `completion` with the outputs or an error.
+    /// Runs the model and calls `completion` with the outputs or an error (on the main actor on
+    /// Apple platforms, on ``CompletionQueue/queue`` on Linux).
     public func run(
         inputs: ModelInputs, options: ModelInputOutputOptions,
-        completion: @escaping @Sendable (ModelOutputs?, Error?) -> Void
+        completion: @escaping CompletionHandler<ModelOutputs>
     ) {
         queue.async {
             do {
-                completion(try self.runOnQueue(inputs: inputs, options: options), nil)
+                let outputs = try self.runOnQueue(inputs: inputs, options: options)
+                deliverCompletion { completion(outputs, nil) }
             } catch {
-                completion(nil, error)
+                deliverCompletion { completion(nil, error) }
             }
         }
     }
@@ -96,16 +98,16 @@ public final class ModelInterpreter: @unchecked Sendable {
     }
 
     /// The index of the input tensor named `opName`.
-    public func inputIndex(opName: String, completion: @escaping @Sendable (NSNumber?, Error?) -> Void) {
+    public func inputIndex(opName: String, completion: @escaping CompletionHandler<NSNumber>) {
         tensorIndex(named: opName, inputs: true, completion: completion)
     }
 
     /// The index of the output tensor named `opName`.
-    public func outputIndex(opName: String, completion: @escaping @Sendable (NSNumber?, Error?) -> Void) {
+    public func outputIndex(opName: String, completion: @escaping CompletionHandler<NSNumber>) {
         tensorIndex(named: opName, inputs: false, completion: completion)
     }
 
-    private func tensorIndex(named name: String, inputs: Bool, completion: @escaping @Sendable (NSNumber?, Error?) -> Void) {
+    private func tensorIndex(named name: String, inputs: Bool, completion: @escaping CompletionHandler<NSNumber>) {
         queue.async {
             do {
                 let interpreter = try self.loadedInterpreter()
@@ -114,9 +116,9 @@ public final class ModelInterpreter: @unchecked Sendable {
                 guard let position = ids.firstIndex(where: { graph.tensors[$0].name == name }) else {
                     throw ModelInterpreterError.invalidOptions("the model has no \(inputs ? "input" : "output") named '\(name)'")
                 }
-                completion(NSNumber(value: position), nil)
+                deliverCompletion { completion(NSNumber(value: position), nil) }
             } catch {
-                completion(nil, error)
+                deliverCompletion { completion(nil, error) }
             }
         }
     }

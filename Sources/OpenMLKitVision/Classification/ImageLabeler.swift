@@ -11,45 +11,80 @@ import TFLiteRuntime
 /// when several locales exist), or an AutoML manifest's `labelsFile`.
 ///
 /// Thread-safe: calls are serialised on an internal lock.
+///
+/// As in ML Kit, ``imageLabeler(options:)`` does not throw: a model that cannot be loaded is
+/// reported by every ``process(_:completion:)`` and ``results(in:region:)`` call, and the
+/// properties describe an empty model meanwhile (``loadError`` says why). ``init(options:)`` throws
+/// at once instead.
 public final class ImageLabeler: @unchecked Sendable {
     /// The options the labeler was created with.
     public let options: CustomImageLabelerOptions
-    /// The class names (empty when the model has none).
-    public let labels: LabelMap
-    /// The input format the model wants.
-    public let inputFormat: InputImageFormat
+    /// The class names (empty when the model has none, or failed to load).
+    public var labels: LabelMap { (try? state.get())?.labels ?? LabelMap(labels: [:]) }
+    /// The input format the model wants; nil when the model failed to load.
+    public var inputFormat: InputImageFormat! { try? state.get().inputFormat }
     /// The threshold in effect: the options', the metadata's, or 0.
-    public let confidenceThreshold: Float
+    public var confidenceThreshold: Float {
+        (try? state.get())?.confidenceThreshold ?? options.confidenceThresholdValue ?? 0
+    }
     /// The model's metadata, if it has any.
-    public let metadata: ModelMetadata?
+    public var metadata: ModelMetadata? { (try? state.get())?.metadata }
     /// Score calibration from the metadata, applied before the threshold; nil when the model has none.
-    public let calibration: ScoreCalibration?
+    public var calibration: ScoreCalibration? { (try? state.get())?.calibration }
+    /// Why the model could not be loaded, for a labeler made by ``imageLabeler(options:)``; nil
+    /// when it is usable.
+    public var loadError: Error? {
+        if case .failure(let error) = state { return error }
+        return nil
+    }
 
-    private let interpreter: Interpreter
+    /// What a loaded model gives.
+    private struct Loaded {
+        let interpreter: Interpreter
+        let labels: LabelMap
+        let inputFormat: InputImageFormat
+        let confidenceThreshold: Float
+        let metadata: ModelMetadata?
+        let calibration: ScoreCalibration?
+    }
+
+    private let state: Result<Loaded, Error>
     private let lock = NSLock()
 
-    /// ML Kit's factory spelling of ``init(options:)``.
-    public static func imageLabeler(options: CustomImageLabelerOptions) throws -> ImageLabeler {
-        try ImageLabeler(options: options)
+    /// ML Kit's factory: never throws; a model that cannot be loaded makes every
+    /// ``process(_:completion:)`` and ``results(in:region:)`` call fail with the reason
+    /// (see ``loadError``).
+    public static func imageLabeler(options: CustomImageLabelerOptions) -> ImageLabeler {
+        ImageLabeler(options: options, state: Result { try ImageLabeler.load(options) })
     }
 
     /// Loads the model, reads its metadata and labels, and allocates tensors.
     ///
     /// - Throws: ``ModelError`` or ``InterpreterError`` for unusable model files, ``MetadataError``
     ///   for malformed metadata, ``VisionError/unsupportedModel(detail:)`` when the inputs or outputs
-    ///   do not fit a classifier, ``VisionError/invalidLabels(detail:)`` for unreadable labels.
-    public init(options: CustomImageLabelerOptions) throws {
+    ///   do not fit a classifier, ``VisionError/invalidLabels(detail:)`` for unreadable labels,
+    ///   ``ModelDownloadError/notDownloaded(_:)`` for a remote model that is not downloaded.
+    public convenience init(options: CustomImageLabelerOptions) throws {
+        self.init(options: options, state: .success(try ImageLabeler.load(options)))
+    }
+
+    private init(options: CustomImageLabelerOptions, state: Result<Loaded, Error>) {
         self.options = options
-        let model = try Model(path: options.localModel.modelPath)
-        interpreter = try Interpreter(
+        self.state = state
+    }
+
+    private static func load(_ options: CustomImageLabelerOptions) throws -> Loaded {
+        let localModel = try options.resolvedLocalModel()
+        let model = try Model(path: localModel.modelPath)
+        let interpreter = try Interpreter(
             model: model, options: options.threadCount.map { Interpreter.Options(threadCount: $0) })
         try interpreter.allocateTensors()
-        metadata = try model.readMetadata()
+        let metadata = try model.readMetadata()
         let subgraph = metadata?.subgraphs.first
         let normalization = subgraph?.inputTensors.first?.normalization.map {
             NormalizationOptions(mean: $0.mean, std: $0.std)
         }
-        inputFormat = try InputImageFormat(tensor: try interpreter.input(at: 0), normalization: normalization)
+        let inputFormat = try InputImageFormat(tensor: try interpreter.input(at: 0), normalization: normalization)
         let output = try interpreter.output(at: 0)
         let dims = output.shape.dimensions
         guard [.uInt8, .int8, .float32].contains(output.dataType), dims == [1, dims.last ?? 0] || dims.count == 1,
@@ -60,19 +95,24 @@ public final class ImageLabeler: @unchecked Sendable {
                     "output '\(output.name)' (\(output.dataType), \(output.shape.dimensions)) is not a score per class")
         }
         let outputMetadata = subgraph?.outputTensors.first
-        confidenceThreshold = options.confidenceThreshold ?? outputMetadata?.scoreThreshold ?? 0
-        labels = try ImageLabeler.loadLabels(options: options, model: model, outputMetadata: outputMetadata)
-        calibration = try ImageLabeler.loadCalibration(model: model, outputMetadata: outputMetadata)
+        return Loaded(
+            interpreter: interpreter,
+            labels: try ImageLabeler.loadLabels(
+                options: options, localModel: localModel, model: model, outputMetadata: outputMetadata),
+            inputFormat: inputFormat,
+            confidenceThreshold: options.confidenceThresholdValue ?? outputMetadata?.scoreThreshold ?? 0,
+            metadata: metadata,
+            calibration: try ImageLabeler.loadCalibration(model: model, outputMetadata: outputMetadata))
     }
 
-    static func loadLabels(options: CustomImageLabelerOptions, model: Model, outputMetadata: TensorMetadata?) throws
-        -> LabelMap
-    {
+    static func loadLabels(
+        options: CustomImageLabelerOptions, localModel: CustomLocalModel, model: Model, outputMetadata: TensorMetadata?
+    ) throws -> LabelMap {
         if let path = options.labelsPath { return try LabelMap(contentsOfFile: path) }
         if let file = outputMetadata?.labelFile(.tensorAxisLabels, locale: "en") {
             return try LabelMap(data: try model.associatedFile(named: file.name), source: file.name)
         }
-        if let manifest = options.localModel.manifestPath,
+        if let manifest = localModel.manifestPath,
             let object = try? JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: manifest))),
             let file = (object as? [String: Any])?["labelsFile"] as? String, !file.contains("..")
         {
@@ -113,6 +153,8 @@ public final class ImageLabeler: @unchecked Sendable {
     /// Runs the model on `image` (or its `region`, in upright pixels) and returns the dequantized
     /// (and, with metadata calibration, calibrated) score of every class.
     public func scores(in image: VisionImage, region: CGRect? = nil) throws -> [Float] {
+        let loaded = try state.get()
+        let (interpreter, inputFormat, calibration) = (loaded.interpreter, loaded.inputFormat, loaded.calibration)
         lock.lock()
         defer { lock.unlock() }
         // Pre-processing writes straight into the input tensor.
@@ -144,12 +186,29 @@ public final class ImageLabeler: @unchecked Sendable {
         }
     }
 
-    /// Runs ``results(in:)`` and hands the result to `completion` (ML Kit's asynchronous spelling;
-    /// here it runs on a global queue).
-    public func process(_ image: VisionImage, completion: @escaping @Sendable ([ImageLabel]?, Error?) -> Void) {
+    /// Labels `image` off the caller's thread and hands the result to `completion` (ML Kit's
+    /// `process(_:completion:)`): on the main actor on Apple platforms, on
+    /// ``CompletionQueue/queue`` on Linux.
+    public func process(_ image: VisionImage, completion: @escaping CompletionHandler<[ImageLabel]>) {
         nonisolated(unsafe) let image = image
         DispatchQueue.global().async {
-            do { completion(try self.results(in: image), nil) } catch { completion(nil, error) }
+            let result = Result { try self.results(in: image) }
+            deliverCompletion {
+                switch result {
+                case .success(let labels): completion(labels, nil)
+                case .failure(let error): completion(nil, error)
+                }
+            }
+        }
+    }
+
+    /// The labels of `image`, computed off the caller's task (ML Kit's `async` `process`).
+    public func process(_ image: VisionImage) async throws -> [ImageLabel] {
+        nonisolated(unsafe) let image = image
+        return try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try self.results(in: image) })
+            }
         }
     }
 }

@@ -37,7 +37,7 @@ extension CustomObjectDetectorOptions {
     /// Checks that `labeler`'s model can classify object crops, as ML Kit does when it loads a
     /// custom classifier.
     static func checkCompatibility(of labeler: ImageLabeler, path: String) throws {
-        let format = labeler.inputFormat
+        let format: InputImageFormat = labeler.inputFormat
         guard format.channels == 3 else {
             throw VisionError.unsupportedModel(
                 detail:

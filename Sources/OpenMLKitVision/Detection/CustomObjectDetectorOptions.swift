@@ -60,6 +60,11 @@ public final class CustomObjectDetectorOptions {
         self.remoteModel = nil
     }
 
+    /// Options for ML Kit's `LocalModel` as the classifier (a model file or an AutoML manifest).
+    public convenience init(localModel: LocalModel) {
+        self.init(localModel: localModel.customLocalModel)
+    }
+
     /// Options for the hosted classifier `remoteModel` (download it first with ``ModelManager``).
     public init(remoteModel: CustomRemoteModel) {
         self.localModel = nil

@@ -10,15 +10,18 @@ public typealias Object = DetectedObject
 public struct DetectedObject: Equatable, Sendable {
     /// Where the object is, in pixels of the upright image.
     public let frame: CGRect
-    /// An identifier that follows the object across frames; nil for single images.
-    public let trackingID: Int?
+    /// An identifier that follows the object across frames, as an integer; nil for single images.
+    public let trackingIDValue: Int?
+    /// The identifier that follows the object across frames (ML Kit's `NSNumber?`); nil for single
+    /// images. It was an `Int?` before OpenMLKit matched ML Kit's type; ``trackingIDValue`` keeps it.
+    public var trackingID: NSNumber? { trackingIDValue.map { NSNumber(value: $0) } }
     /// The object's labels, best first.
     public let labels: [ObjectLabel]
 
     /// An object with the given frame, tracking identifier and labels.
     public init(frame: CGRect, trackingID: Int? = nil, labels: [ObjectLabel]) {
         self.frame = frame
-        self.trackingID = trackingID
+        self.trackingIDValue = trackingID
         self.labels = labels
     }
 }
@@ -35,7 +38,7 @@ extension DetectedObject: Encodable {
         try box.encode(Double(frame.minY), forKey: .y)
         try box.encode(Double(frame.width), forKey: .width)
         try box.encode(Double(frame.height), forKey: .height)
-        if let trackingID {
+        if let trackingID = trackingIDValue {
             try container.encode(trackingID, forKey: .trackingID)
         } else {
             try container.encodeNil(forKey: .trackingID)

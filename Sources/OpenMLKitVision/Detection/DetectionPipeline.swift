@@ -41,7 +41,10 @@ final class DetectionPipeline {
         } else {
             source = .localizer(SaliencyLocalizer())
             regionThreshold = options.scoreThreshold
-            maxObjects = options.maxResultCount ?? CustomObjectDetectorOptions.maximumObjectCount
+            // ML Kit's rule: the most prominent object only, unless multiple objects are enabled.
+            maxObjects =
+                options.maxResultCount
+                ?? (options.shouldEnableMultipleObjects ? CustomObjectDetectorOptions.maximumObjectCount : 1)
         }
         guard maxObjects >= 0 else {
             throw VisionError.invalidOptions(detail: "maxResultCount must not be negative, got \(maxObjects)")
@@ -69,7 +72,7 @@ final class DetectionPipeline {
         // is reported when the detector is created rather than when classification is turned on.
         let model = try options.classifierModel()
         let labelerOptions = CustomImageLabelerOptions(localModel: model)
-        labelerOptions.confidenceThreshold = threshold
+        labelerOptions.confidenceThreshold = threshold.map { NSNumber(value: $0) }
         labelerOptions.maxResultCount = options.maxPerObjectLabelCount
         labelerOptions.labelsPath = options.labelsPath
         labelerOptions.threadCount = options.threadCount

@@ -92,12 +92,19 @@ public final class ObjectDetector: @unchecked Sendable {
         try pipeline.reset()
     }
 
-    /// Runs ``results(in:)`` on a global queue and hands the result to `completion` (ML Kit's
-    /// asynchronous `process(_:completion:)`).
-    public func process(_ image: VisionImage, completion: @escaping @Sendable ([DetectedObject]?, Error?) -> Void) {
+    /// Runs ``results(in:)`` off the caller's thread and hands the result to `completion` (ML
+    /// Kit's asynchronous `process(_:completion:)`): on the main actor on Apple platforms, as ML
+    /// Kit does, and on ``CompletionQueue/queue`` on Linux.
+    public func process(_ image: VisionImage, completion: @escaping CompletionHandler<[DetectedObject]>) {
         nonisolated(unsafe) let image = image
         DispatchQueue.global().async {
-            do { completion(try self.results(in: image), nil) } catch { completion(nil, error) }
+            let result = Result { try self.results(in: image) }
+            deliverCompletion {
+                switch result {
+                case .success(let objects): completion(objects, nil)
+                case .failure(let error): completion(nil, error)
+                }
+            }
         }
     }
 
@@ -105,8 +112,8 @@ public final class ObjectDetector: @unchecked Sendable {
     public func process(_ image: VisionImage) async throws -> [DetectedObject] {
         nonisolated(unsafe) let image = image
         return try await withCheckedThrowingContinuation { continuation in
-            process(image) { objects, error in
-                if let objects { continuation.resume(returning: objects) } else { continuation.resume(throwing: error!) }
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try self.results(in: image) })
             }
         }
     }

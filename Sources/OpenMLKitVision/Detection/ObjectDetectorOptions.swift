@@ -3,7 +3,10 @@ import OpenMLKit
 /// Options of an ``ObjectDetector`` without a custom classifier (ML Kit's `ObjectDetectorOptions`).
 ///
 /// `ObjectDetectorOptions()` uses the built-in localizer (``SaliencyLocalizer``): class-agnostic
-/// objects, no labels, as ML Kit's default detector without coarse classification.
+/// objects, no labels, as ML Kit's default detector without coarse classification. ML Kit's coarse
+/// classifier (five categories such as "Fashion good" or "Food") does not exist here, so
+/// ``shouldEnableClassification`` leaves labels empty; use ``CustomObjectDetectorOptions`` with a
+/// classifier, or a detection model, for labels.
 /// `ObjectDetectorOptions(localModel:)` runs a detection model that ends in
 /// `TFLite_Detection_PostProcess` (SSD, EfficientDet-Lite, AutoML Vision Edge exports) and labels
 /// objects with the model's classes. In ``DetectorMode/stream`` mode (the default) objects get
@@ -30,6 +33,14 @@ public final class ObjectDetectorOptions {
     public var detectorMode: DetectorMode = .stream
     /// Interpreter threads (nil: the runtime's default).
     public var threadCount: Int?
+    /// ML Kit's switch between the most prominent object (false, the default) and up to five
+    /// objects (true), for the built-in localizer; ``maxResultCount``, when set, decides instead.
+    /// A detection model's objects are limited by ``maxResultCount`` alone.
+    public var shouldEnableMultipleObjects = false
+    /// ML Kit's switch for its coarse classifier, which OpenMLKit does not have: objects found by
+    /// the built-in localizer stay unlabelled either way (a detection model's objects always carry
+    /// its classes). Kept so that ML Kit code compiles and reads the same.
+    public var shouldEnableClassification = false
 
     /// The default threshold when neither the options nor the metadata give one.
     public static let defaultScoreThreshold: Float = 0.5
@@ -39,11 +50,19 @@ public final class ObjectDetectorOptions {
         self.localModel = localModel
     }
 
+    /// Options for ML Kit's `LocalModel` as the detection model.
+    public convenience init(localModel: LocalModel) {
+        self.init(localModel: localModel.customLocalModel)
+    }
+
     /// Options for the built-in localizer (no model).
     public init() {
         self.localModel = nil
     }
 }
+
+/// ML Kit's name of ``DetectorMode``.
+public typealias ObjectDetectorMode = DetectorMode
 
 /// Whether a detector treats calls as frames of one video (ML Kit's `ObjectDetectorMode`).
 public enum DetectorMode: Sendable {

@@ -81,10 +81,10 @@ public struct AnnotatedImage {
         let scale = max(1, min(width, height) / 300)
         for object in objects {
             let label = object.labels.first
-            let color = AnnotatedImage.color(for: object.trackingID ?? label?.index ?? 0)
+            let color = AnnotatedImage.color(for: object.trackingIDValue ?? label?.index ?? 0)
             drawRect(object.frame, color: color, thickness: thickness)
             var parts = [String]()
-            if let id = object.trackingID { parts.append("#\(id)") }
+            if let id = object.trackingIDValue { parts.append("#\(id)") }
             if let label {
                 let name = label.text.isEmpty ? "class \(label.index)" : label.text
                 parts.append("\(name) \(Int((label.confidence * 100).rounded()))%")

@@ -106,12 +106,16 @@ public final class Interpreter {
     }
 
     /// The output tensor at `index` (its data is meaningful after `invoke()`).
+    ///
+    /// - Throws: ``InterpreterError/invalidTensorIndex(index:maxIndex:)``, or
+    ///   ``InterpreterError/invokeInterpreterRequired`` while the output has no memory (before
+    ///   `allocateTensors()`), as TensorFlowLiteSwift does when the tensor's data is missing.
     public func output(at index: Int) throws -> Tensor {
         let ids = executor.subgraph.outputs
         guard index >= 0, index < ids.count else {
             throw InterpreterError.invalidTensorIndex(index: index, maxIndex: ids.count - 1)
         }
-        guard executor.isAllocated else { throw InterpreterError.allocateTensorsRequired }
+        guard executor.isAllocated else { throw InterpreterError.invokeInterpreterRequired }
         return try Tensor(executor.tensors[ids[index]])
     }
 
@@ -149,6 +153,11 @@ public final class Interpreter {
     }
 
     /// Plans memory for every tensor; required after creation and after `resizeInput`.
+    ///
+    /// - Throws: ``InterpreterError/failedToAllocateTensors`` when the activations need more memory
+    ///   than the runtime allows; ``InterpreterError/tensorFlowLiteError(_:)`` naming the node when an
+    ///   operator rejects its tensors (TensorFlowLiteSwift reports that case as
+    ///   `failedToAllocateTensors` and prints the reason; here the reason is kept in the error).
     public func allocateTensors() throws {
         try Interpreter.mapErrors { try executor.allocate() }
     }
@@ -185,13 +194,16 @@ public final class Interpreter {
 extension Interpreter {
     /// Options for creating an interpreter.
     public struct Options: Equatable, Hashable, Sendable {
-        /// Threads used by kernels that split their work; nil means one.
+        /// The most threads kernels that split their work may use; nil lets the runtime choose
+        /// (today one thread, as TensorFlow Lite's CPU kernels do when no count is given).
         public var threadCount: Int? = nil
         /// Accepted for source compatibility with TensorFlowLiteSwift; OpenMLKit has no delegates.
         public var isXNNPackEnabled: Bool = false
 
+        /// The default options: the runtime's thread count, no XNNPACK request.
         public init() {}
 
+        /// Options with `threadCount` threads (nil: the runtime's choice).
         public init(threadCount: Int?) {
             self.threadCount = threadCount
         }
@@ -202,3 +214,7 @@ extension Interpreter {
 
 /// A hardware delegate. Accepted for source compatibility; OpenMLKit executes every operator itself.
 public protocol Delegate: AnyObject {}
+
+/// TensorFlowLiteSwift's older name of ``Interpreter/Options``, deprecated there in the same way.
+@available(*, deprecated, renamed: "Interpreter.Options")
+public typealias InterpreterOptions = Interpreter.Options

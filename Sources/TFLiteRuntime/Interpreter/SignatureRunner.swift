@@ -71,12 +71,23 @@ public final class SignatureRunner {
     }
 
     /// The input tensor `named`.
-    public func input(named: String) throws -> Tensor { try Tensor(tensor(input: named)) }
+    ///
+    /// - Throws: ``SignatureRunnerError/failedToGetTensor(tensorType:nameInSignature:)`` for an unknown
+    ///   name, ``SignatureRunnerError/allocateTensorsRequired`` while the tensor has no memory (before
+    ///   `allocateTensors()` or the first `invoke`), as TensorFlowLiteSwift does.
+    public func input(named: String) throws -> Tensor {
+        let t = try tensor(input: named)
+        guard executor.isAllocated else { throw SignatureRunnerError.allocateTensorsRequired }
+        return try Tensor(t)
+    }
 
     /// The output tensor `named`.
+    ///
+    /// - Throws: as ``input(named:)``.
     public func output(named: String) throws -> Tensor {
-        guard executor.isAllocated else { throw SignatureRunnerError.failedToAllocateTensors }
-        return try Tensor(tensor(output: named))
+        let t = try tensor(output: named)
+        guard executor.isAllocated else { throw SignatureRunnerError.allocateTensorsRequired }
+        return try Tensor(t)
     }
 
     /// Copies `data` into the input `named`; the size must match the tensor's byte size.
@@ -117,6 +128,8 @@ public enum SignatureRunnerError: Error, Equatable, Hashable, Sendable {
     case failedToCopyDataToInputTensor
     case failedToAllocateTensors
     case failedToInvokeSignature(signatureKey: String)
+    /// A tensor was read before its memory was planned: call `allocateTensors()` (or `invoke`) first.
+    case allocateTensorsRequired
 }
 
 extension SignatureRunnerError: LocalizedError {
@@ -138,6 +151,8 @@ extension SignatureRunnerError: LocalizedError {
             return "Failed to allocate memory for tensors."
         case .failedToInvokeSignature(let key):
             return "Failed to invoke signature \(key)."
+        case .allocateTensorsRequired:
+            return "Must call allocateTensors()."
         }
     }
 }

@@ -213,9 +213,8 @@ final class SubgraphExecutor {
             requests.append(AllocationRequest(tensor: t.index, size: t.requiredBytes, firstUse: lo, lastUse: hi))
         }
         let plan = planner.plan(requests)
-        guard plan.size <= Model.maxTensorBytes else {
-            throw RuntimeError("the model needs \(plan.size) bytes of activations, more than this runtime allows")
-        }
+        // TensorFlowLiteSwift's error for memory that cannot be had.
+        guard plan.size <= Model.maxTensorBytes else { throw InterpreterError.failedToAllocateTensors }
         if plan.size > arenaSize || arena == nil {
             arena?.deallocate()
             arena = UnsafeMutableRawPointer.allocate(byteCount: max(plan.size, arenaAlignment), alignment: arenaAlignment)

@@ -109,7 +109,7 @@ public struct TrackingBenchmark {
                     sequenceTime += try clock.measure { objects = try detect(frame) }
                     try onFrame?(sequence, frame, objects)
                     let hypotheses = objects.map { object -> MOTBox in
-                        if let id = object.trackingID { return MOTBox(id: id, frame: object.frame) }
+                        if let id = object.trackingIDValue { return MOTBox(id: id, frame: object.frame) }
                         anonymous -= 1
                         return MOTBox(id: Int.min / 2 + anonymous, frame: object.frame)
                     }

@@ -58,7 +58,7 @@ struct ClassifyCommand: ParsableCommand {
                 ? try CustomLocalModel(manifestPath: model) : CustomLocalModel(modelPath: model)
             let options = CustomImageLabelerOptions(localModel: local)
             options.maxResultCount = top
-            options.confidenceThreshold = threshold
+            options.confidenceThreshold = threshold.map { NSNumber(value: $0) }
             options.labelsPath = labels
             options.scaleMode = scale.mode
             let labeler = try ImageLabeler(options: options)

@@ -39,7 +39,7 @@ struct DetectorChoice: ParsableArguments {
         } else {
             options = CustomObjectDetectorOptions(
                 localModel: classifier.hasSuffix(".json")
-                    ? try CustomLocalModel(manifestPath: classifier) : LocalModel(path: classifier))
+                    ? try CustomLocalModel(manifestPath: classifier) : CustomLocalModel(path: classifier))
         }
         options.detectorMode = mode
         options.shouldEnableClassification = true
@@ -74,7 +74,7 @@ struct DetectorChoice: ParsableArguments {
 func describe(_ object: DetectedObject) -> String {
     let f = object.frame
     var line = String(format: "x %.1f y %.1f w %.1f h %.1f", f.minX, f.minY, f.width, f.height)
-    if let id = object.trackingID { line = "#\(id)  " + line }
+    if let id = object.trackingIDValue { line = "#\(id)  " + line }
     let labels = object.labels.map {
         ($0.text.isEmpty ? "class \($0.index)" : $0.text) + " (\($0.index)) " + String(format: "%.3f", $0.confidence)
     }

@@ -72,7 +72,9 @@ struct TrackBenchCommand: ParsableCommand {
                 let objectDetector: ObjectDetector
                 if detector == "built-in" {
                     // ML Kit's default detector: the built-in localizer, up to 5 objects, stream mode.
-                    objectDetector = try ObjectDetector(options: ObjectDetectorOptions())
+                    let builtIn = ObjectDetectorOptions()
+                    builtIn.shouldEnableMultipleObjects = true
+                    objectDetector = try ObjectDetector(options: builtIn)
                 } else {
                     let options = ObjectDetectorOptions(localModel: CustomLocalModel(modelPath: detector))
                     options.detectorMode = .stream

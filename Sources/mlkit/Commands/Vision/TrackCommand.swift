@@ -150,7 +150,7 @@ final class TrackOutput: @unchecked Sendable {
     func emit(frame: Int, image: VisionImage, objects: [DetectedObject]) throws {
         lock.lock()
         defer { lock.unlock() }
-        identifiers.formUnion(objects.compactMap(\.trackingID))
+        identifiers.formUnion(objects.compactMap(\.trackingIDValue))
         if json {
             print(try VisionJSON.string(Line(frame: frame, objects: objects)))
         } else {
