@@ -28,7 +28,8 @@ let package = Package(
     traits: [
         .trait(
             name: "Tools",
-            description: "The ModelHub server library and the mlkit CLI, with Hummingbird, GRDB, PostgresNIO, Prometheus and ArgumentParser."
+            description:
+                "The ModelHub server library and the mlkit CLI, with Hummingbird, GRDB, PostgresNIO, Prometheus and ArgumentParser"
         ),
         .default(enabledTraits: ["Tools"]),
     ],
@@ -75,7 +76,9 @@ let package = Package(
         ),
         .target(
             name: "OpenMLKitVision",
-            dependencies: ["OpenMLKit", "TFLiteRuntime", .target(name: "CImageCodecs", condition: .when(platforms: nonApple))]
+            dependencies: [
+                "OpenMLKit", "TFLiteRuntime", .target(name: "CImageCodecs", condition: .when(platforms: nonApple)),
+            ]
         ),
         .target(
             name: "ModelHub",
@@ -119,7 +122,9 @@ let package = Package(
         // The tests reach PostgreSQL directly to create a fresh database for each test.
         .testTarget(
             name: "ModelHubTests",
-            dependencies: ["ModelHub", "OpenMLKit", .product(name: "PostgresNIO", package: "postgres-nio", condition: toolsOnly)]
+            dependencies: [
+                "ModelHub", "OpenMLKit", .product(name: "PostgresNIO", package: "postgres-nio", condition: toolsOnly),
+            ]
         ),
         // The Swift blocks of the README and the DocC articles, written out by tools/doc_snippets.py
         // (CI checks they are current): compiled with the tests, never run.

@@ -96,6 +96,12 @@ def render(path, line, code, name):
             header.append(f"import {module}")
     while body and not body[0].strip():
         body.pop(0)
+    while body and not body[-1].strip():
+        body.pop()
+    # The prose's code binds results it never reads; using them keeps the build free of warnings.
+    unused = [m.group(1) for t in body for m in [re.match(r"(?:let|var)\s+(\w+)\s*[=:]", t)] if m]
+    if unused:
+        body.append(f"_ = ({', '.join(unused)})" if len(unused) > 1 else f"_ = {unused[0]}")
     indented = "\n".join(("    " + t) if t.strip() else "" for t in body).rstrip()
     text = "\n".join(header) + "\n\n"
     if "UIKit" in guards:

@@ -9,4 +9,5 @@ func snippet_README_01(inputData: Data) async throws {
     try interpreter.copy(inputData, toInputAt: 0)    // Data with the tensor's bytes
     try interpreter.invoke()
     let output = try interpreter.output(at: 0)       // Tensor: name, dataType, shape, data, quantizationParameters
+    _ = (interpreter, output)
 }

@@ -17,4 +17,5 @@ func snippet_README_02(inputData: Data) async throws {
         let probabilities = (try? outputs?.output(index: 0) as? [[NSNumber]])?[0]
     }
     let outputs = try await interpreter.run(inputs: inputs, options: ioOptions)   // or async
+    _ = (localModel, interpreter, ioOptions, inputs, outputs)
 }

@@ -14,4 +14,5 @@ func snippet_README_03() async throws {
         remoteModel, conditions: ModelDownloadConditions(allowsCellularAccess: false, allowsBackgroundDownloading: true))
     // The hosted model if it has been downloaded, else the bundled one:
     let interpreter = ModelInterpreter.modelInterpreter(remoteModel: remoteModel, localModel: localModel)
+    _ = (remoteModel, localModel, progress, interpreter)
 }

@@ -8,4 +8,5 @@ func snippet_Sources_ModelHub_GettingStarted_01() async throws {
         dataDirectory: URL(fileURLWithPath: "hub-data"), port: 8080, adminToken: "s3cret")
     let server = try HubServer(configuration: configuration)   // SQLite catalogue and files under hub-data/
     try await server.run { port in print("listening on \(port)") }
+    _ = (configuration, server)
 }

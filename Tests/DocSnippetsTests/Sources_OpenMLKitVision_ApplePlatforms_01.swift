@@ -14,6 +14,7 @@ func snippet_Sources_OpenMLKitVision_ApplePlatforms_01(sampleBuffer: CMSampleBuf
     let orientation = ImageOrientation(
         deviceOrientation: UIDevice.current.orientation, cameraPosition: AVCaptureDevice.Position.back)
     let image = try VisionImage(buffer: sampleBuffer, orientation: orientation)
+    _ = (orientation, image)
 }
 #endif
 #endif

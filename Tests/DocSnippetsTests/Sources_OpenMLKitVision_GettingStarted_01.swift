@@ -12,4 +12,5 @@ func snippet_Sources_OpenMLKitVision_GettingStarted_01() async throws {
     for label in try labeler.results(in: image) {
         print(label.text, label.confidence)
     }
+    _ = (image, options, labeler)
 }

@@ -14,4 +14,5 @@ func snippet_Sources_OpenMLKitVision_GettingStarted_02() async throws {
     for object in objects {
         print(object.frame, object.labels.first?.text ?? "unlabeled")
     }
+    _ = (options, detector, objects)
 }

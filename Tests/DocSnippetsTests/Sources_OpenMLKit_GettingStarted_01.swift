@@ -15,4 +15,5 @@ func snippet_Sources_OpenMLKit_GettingStarted_01(inputData: Data) async throws {
     try inputs.addInput(inputData)    // Data holding 1×224×224×3 float32 values
     let outputs = try await interpreter.run(inputs: inputs, options: ioOptions)
     let probabilities = try outputs.output(index: 0) as? [[NSNumber]]
+    _ = (localModel, interpreter, ioOptions, inputs, outputs, probabilities)
 }

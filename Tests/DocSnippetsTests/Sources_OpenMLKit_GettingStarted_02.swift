@@ -11,4 +11,5 @@ func snippet_Sources_OpenMLKit_GettingStarted_02() async throws {
     // The downloaded model once it is there, the bundled one until then:
     let interpreter = ModelInterpreter.modelInterpreter(
         remoteModel: remoteModel, localModel: CustomLocalModel(modelPath: "bundled/birds.tflite"))
+    _ = (remoteModel, progress, interpreter)
 }

@@ -9,4 +9,5 @@ func snippet_Sources_OpenMLKit_HostingModels_01() async throws {
     ModelManager.modelManager().configuration = configuration
     let progress = ModelManager.modelManager().download(
         CustomRemoteModel(name: "birds"), conditions: ModelDownloadConditions(allowsCellularAccess: false))
+    _ = (configuration, progress)
 }

@@ -12,4 +12,5 @@ func snippet_Sources_OpenMLKit_MigratingFromFirebaseML_02() async throws {
     let interpreter = ModelManager.modelManager().isModelDownloaded(remoteModel)
         ? ModelInterpreter.modelInterpreter(remoteModel: remoteModel)
         : ModelInterpreter.modelInterpreter(localModel: CustomLocalModel(modelPath: "birds.tflite"))
+    _ = (remoteModel, conditions, progress, interpreter)
 }

@@ -11,4 +11,5 @@ func snippet_Sources_TFLiteRuntime_GettingStarted_01(inputData: Data) async thro
     try interpreter.invoke()
     let output = try interpreter.output(at: 0)
     let scores = output.data.withUnsafeBytes { Array($0.bindMemory(to: Float32.self)) }
+    _ = (interpreter, input, output, scores)
 }

@@ -18,9 +18,9 @@ struct PlatformDefaultsTests {
     @Test("Off Apple platforms the default cache is the user's cache directory")
     func linuxCacheDirectory() {
         #if !canImport(Darwin)
-        let expected = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first!
-            .appendingPathComponent("openmlkit/models", isDirectory: true)
-        #expect(ModelManager.Configuration.platformCacheDirectory == expected)
+            let expected = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first!
+                .appendingPathComponent("openmlkit/models", isDirectory: true)
+            #expect(ModelManager.Configuration.platformCacheDirectory == expected)
         #endif
     }
 

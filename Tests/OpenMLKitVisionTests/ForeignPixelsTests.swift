@@ -11,7 +11,9 @@ struct ForeignPixelsTests {
     /// A 5×3 NV12 frame with padded rows (stride 8 in both planes), as a camera delivers it.
     @Test("NV12 with padded rows: rows copied tight, padding dropped, same pixels as a packed buffer")
     func paddedNV12() throws {
-        let width = 5, height = 3, stride = 8
+        let width = 5
+        let height = 3
+        let stride = 8
         let luma = (0..<stride * height).map { UInt8(truncatingIfNeeded: $0 * 3 + 1) }
         let chroma = (0..<stride * 2).map { UInt8(truncatingIfNeeded: 200 - $0) }
         let copied = try luma.withUnsafeBytes { y in

@@ -12,22 +12,22 @@ extension ModelManager.Configuration {
     ///   `~/.cache` on Linux), which nothing empties behind the application's back.
     public static var platformCacheDirectory: URL {
         #if canImport(Darwin)
-        let support =
-            FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
-            ?? URL(fileURLWithPath: NSTemporaryDirectory())
-        var directory = support.appendingPathComponent("openmlkit/models", isDirectory: true)
-        // Best effort: a directory that cannot be made or marked now fails later, where the store
-        // reports it with its path.
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        var values = URLResourceValues()
-        values.isExcludedFromBackup = true
-        try? directory.setResourceValues(values)
-        return directory
+            let support =
+                FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+                ?? URL(fileURLWithPath: NSTemporaryDirectory())
+            var directory = support.appendingPathComponent("openmlkit/models", isDirectory: true)
+            // Best effort: a directory that cannot be made or marked now fails later, where the store
+            // reports it with its path.
+            try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            var values = URLResourceValues()
+            values.isExcludedFromBackup = true
+            try? directory.setResourceValues(values)
+            return directory
         #else
-        let caches =
-            FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first
-            ?? URL(fileURLWithPath: NSTemporaryDirectory())
-        return caches.appendingPathComponent("openmlkit/models", isDirectory: true)
+            let caches =
+                FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first
+                ?? URL(fileURLWithPath: NSTemporaryDirectory())
+            return caches.appendingPathComponent("openmlkit/models", isDirectory: true)
         #endif
     }
 }

@@ -35,7 +35,8 @@ extension PixelBuffer {
             let (span, overflow) = stride.multipliedReportingOverflow(by: rows - 1)
             guard !overflow, span <= plane.count - rowBytes, plane.baseAddress != nil else {
                 throw VisionError.invalidBuffer(
-                    detail: "plane \(index): \(rows) rows of \(stride) bytes do not fit in the \(plane.count) bytes given")
+                    detail:
+                        "plane \(index): \(rows) rows of \(stride) bytes do not fit in the \(plane.count) bytes given")
             }
             bytes.reserveCapacity(bytes.count + rowBytes * rows)
             for row in 0..<rows {
