@@ -38,6 +38,7 @@
             if latest == nil { firstPath.leave() }
         }
 
+        /// The kind of the latest path `NWPathMonitor` reported (see ``NetworkKind/init(pathSatisfied:isExpensive:isConstrained:)``).
         public func currentNetwork() -> NetworkKind {
             lock.lock()
             let needsStart = !started
