@@ -1,9 +1,20 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 // Modules split only where dependencies differ: the runtime needs nothing but the toolchain, the
 // ML Kit layer adds hashing for verified downloads, vision links the system image codecs, and the
 // hub pulls the HTTP server, SQLite and the PostgreSQL client.
+//
+// The hub and the CLI sit behind the default trait `Tools`, so an app can leave their dependencies
+// out: `.package(url: ..., from: "0.1.0", traits: [])` resolves only swift-crypto (since Swift 6.2,
+// SwiftPM leaves trait-guarded dependencies out of resolution; docs/PACKAGING.md has the
+// measurements). `swift build` and `swift test` here enable the default trait, so they build and
+// test everything.
+let toolsOnly = TargetDependencyCondition.when(traits: ["Tools"])
+
+// libjpeg and libpng link only off Apple platforms; there, ImageIO decodes and encodes.
+let nonApple: [Platform] = [.linux, .android, .windows, .openbsd, .wasi]
+
 let package = Package(
     name: "OpenMLKit",
     platforms: [.macOS(.v14), .iOS(.v17)],
@@ -15,6 +26,14 @@ let package = Package(
         .library(name: "ModelHub", targets: ["ModelHub"]),
         .executable(name: "mlkit", targets: ["mlkit"]),
     ],
+    traits: [
+        .trait(
+            name: "Tools",
+            description:
+                "The ModelHub server library and the mlkit CLI, with Hummingbird, GRDB, PostgresNIO, Prometheus and ArgumentParser"
+        ),
+        .default(enabledTraits: ["Tools"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.0.0"),
@@ -22,6 +41,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),
+        // `swift package generate-documentation --target OpenMLKit` (DocC catalogs under each library).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // The runtime depends on nothing but the toolchain. Its kernels hand raw buffer pointers to
@@ -52,22 +73,26 @@ let package = Package(
         // libjpeg and libpng report errors by longjmp, which only C can catch.
         .target(
             name: "CImageCodecs",
-            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]
+            linkerSettings: [
+                .linkedLibrary("jpeg", .when(platforms: nonApple)), .linkedLibrary("png16", .when(platforms: nonApple)),
+            ]
         ),
         .target(
             name: "OpenMLKitVision",
-            dependencies: ["OpenMLKit", "TFLiteRuntime", "CImageCodecs"]
+            dependencies: [
+                "OpenMLKit", "TFLiteRuntime", .target(name: "CImageCodecs", condition: .when(platforms: nonApple)),
+            ]
         ),
         .target(
             name: "ModelHub",
             dependencies: [
                 "OpenMLKit",
                 "TFLiteRuntime",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: toolsOnly),
+                .product(name: "GRDB", package: "GRDB.swift", condition: toolsOnly),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: toolsOnly),
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Prometheus", package: "swift-prometheus", condition: toolsOnly),
             ]
         ),
         .executableTarget(
@@ -78,7 +103,7 @@ let package = Package(
                 "OpenMLKit",
                 "OpenMLKitVision",
                 "ModelHub",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: toolsOnly),
             ],
             resources: [.copy("Resources/demo")]
         ),
@@ -100,7 +125,15 @@ let package = Package(
         // The tests reach PostgreSQL directly to create a fresh database for each test.
         .testTarget(
             name: "ModelHubTests",
-            dependencies: ["ModelHub", "OpenMLKit", .product(name: "PostgresNIO", package: "postgres-nio")]
+            dependencies: [
+                "ModelHub", "OpenMLKit", .product(name: "PostgresNIO", package: "postgres-nio", condition: toolsOnly),
+            ]
+        ),
+        // The Swift blocks of the README and the DocC articles, written out by tools/doc_snippets.py
+        // (CI checks they are current): compiled with the tests, never run.
+        .testTarget(
+            name: "DocSnippetsTests",
+            dependencies: ["TFLiteRuntime", "OpenMLKit", "OpenMLKitVision", "ModelHub"]
         ),
         .testTarget(
             name: "mlkitTests",

@@ -1,5 +1,10 @@
 #include "CImageCodecs.h"
 
+// Apple platforms decode and encode with ImageIO (OpenMLKitVision/Codecs/ImageIOCodec+Apple.swift) and
+// do not link libjpeg (Package.swift makes OpenMLKitVision depend on this target only elsewhere);
+// the guard keeps a whole-package build on macOS from needing the library's headers.
+#if !defined(__APPLE__)
+
 #include <stdio.h>
 #include <jpeglib.h>
 #include <jerror.h>
@@ -106,3 +111,5 @@ int omk_jpeg_decode(const uint8_t *data, size_t size, uint8_t **pixels, uint32_t
 }
 
 void omk_free(void *pointer) { free(pointer); }
+
+#endif // !defined(__APPLE__)

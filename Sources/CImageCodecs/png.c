@@ -1,5 +1,10 @@
 #include "CImageCodecs.h"
 
+// Apple platforms decode and encode with ImageIO (OpenMLKitVision/Codecs/ImageIOCodec+Apple.swift) and
+// do not link libpng (Package.swift makes OpenMLKitVision depend on this target only elsewhere);
+// the guard keeps a whole-package build on macOS from needing the library's headers.
+#if !defined(__APPLE__)
+
 #include <png.h>
 #include <setjmp.h>
 #include <stdio.h>
@@ -176,3 +181,5 @@ int omk_png_encode_rgb(const uint8_t *pixels, uint32_t width, uint32_t height, u
     *result_size = out.size;
     return 0;
 }
+
+#endif // !defined(__APPLE__)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OpenMLKit
 
 /// `mlkit`: OpenMLKit's command-line tool.
 @main
@@ -7,6 +8,7 @@ struct MLKitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mlkit",
         abstract: "Run and inspect TensorFlow Lite models with OpenMLKit's pure-Swift runtime.",
+        version: OpenMLKitVersion.string,
         subcommands: [DemoCommand.self, InspectCommand.self, RunCommand.self, BenchCommand.self, OpsCommand.self] + visionSubcommands + hubSubcommands
     )
 }

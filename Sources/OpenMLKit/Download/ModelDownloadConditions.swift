@@ -9,7 +9,8 @@ import Foundation
 ///   default monitor (``SystemNetworkMonitor``) reads `OPENMLKIT_NETWORK` (`metered`,
 ///   `unmetered`) when it is set, and otherwise, on Linux, the interface of the default route:
 ///   modems (`wwan*`, `wwp*`, `ppp*`, `rmnet*`, `usb*`) are metered, anything else is unmetered,
-///   no default route is unknown.
+///   no default route is unknown; on Apple platforms, `NWPathMonitor`'s path
+///   (`PathNetworkMonitor`): expensive or constrained (Low Data Mode) paths are metered.
 /// - **Background downloading.** A process is in the background when its host says so
 ///   (``ModelManager/applicationState`` = `.background`, e.g. a daemon that is idling or a
 ///   desktop app minimised). With `allowsBackgroundDownloading == false` a download does not
@@ -53,7 +54,8 @@ public protocol NetworkMonitor: Sendable {
     func currentNetwork() -> NetworkKind
 }
 
-/// The default network monitor: `OPENMLKIT_NETWORK`, else (Linux) the default route's interface.
+/// The default network monitor: `OPENMLKIT_NETWORK`, else (Linux) the default route's interface,
+/// (Apple platforms) `NWPathMonitor` through `PathNetworkMonitor.shared`.
 public struct SystemNetworkMonitor: NetworkMonitor {
     /// Interface name prefixes of cellular modems and tethered phones.
     public static let meteredInterfacePrefixes = ["wwan", "wwp", "ppp", "rmnet", "usb"]
@@ -71,8 +73,12 @@ public struct SystemNetworkMonitor: NetworkMonitor {
         if let forced = environment["OPENMLKIT_NETWORK"]?.lowercased(), let kind = NetworkKind(rawValue: forced) {
             return kind
         }
+        #if canImport(Network)
+        return PathNetworkMonitor.shared.currentNetwork()
+        #else
         guard let table = try? String(contentsOfFile: routeTablePath, encoding: .utf8) else { return .unknown }
         return Self.classify(routeTable: table)
+        #endif
     }
 
     /// Classifies a `/proc/net/route` table by the interface of its default route (destination 0).

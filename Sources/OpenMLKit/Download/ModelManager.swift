@@ -64,15 +64,14 @@ public final class ModelManager: @unchecked Sendable {
             self.trustedSigningKeys = trustedSigningKeys
         }
 
-        /// `OPENMLKIT_CACHE_DIR`, else the user's cache directory + `openmlkit/models`
-        /// (`~/.cache/openmlkit/models` on Linux).
+        /// `OPENMLKIT_CACHE_DIR`, else ``platformCacheDirectory``: `~/.cache/openmlkit/models` on
+        /// Linux, Application Support + `openmlkit/models` on Apple platforms (where the system
+        /// empties Caches when storage runs low).
         public static var defaultCacheDirectory: URL {
             if let path = ProcessInfo.processInfo.environment["OPENMLKIT_CACHE_DIR"], !path.isEmpty {
                 return URL(fileURLWithPath: path, isDirectory: true)
             }
-            let caches = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first
-                ?? URL(fileURLWithPath: NSTemporaryDirectory())
-            return caches.appendingPathComponent("openmlkit/models", isDirectory: true)
+            return platformCacheDirectory
         }
 
         /// From the environment: `OPENMLKIT_HUB_URL`, `OPENMLKIT_APP_KEY`, `OPENMLKIT_CACHE_DIR`,

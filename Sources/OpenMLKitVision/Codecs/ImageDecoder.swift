@@ -1,4 +1,8 @@
+#if canImport(ImageIO)
+// Apple platforms: ImageIO decodes JPEG and PNG (ImageIOCodec+Apple.swift); libjpeg and libpng are not linked.
+#else
 import CImageCodecs
+#endif
 
 /// Picks a decoder from the leading bytes and decodes an image file held in memory.
 enum ImageDecoder {
@@ -21,11 +25,19 @@ enum ImageDecoder {
     }
 
     static func decodeJPEG(_ bytes: UnsafeRawBufferPointer) throws -> PixelBuffer {
+        #if canImport(ImageIO)
+        try ImageIOCodec.decode(bytes, format: "JPEG").0
+        #else
         try decodeWithC(bytes, format: "JPEG", channels: 3, pixelFormat: .rgb8, omk_jpeg_decode)
+        #endif
     }
 
     /// The pixels and the orientation in the PNG's `eXIf` chunk (`.up` without one).
     static func decodePNG(_ bytes: UnsafeRawBufferPointer) throws -> (PixelBuffer, ImageOrientation) {
+        #if canImport(ImageIO)
+        let (buffer, orientation) = try ImageIOCodec.decode(bytes, format: "PNG")
+        return (buffer, orientation ?? .up)
+        #else
         var exif: UnsafeMutablePointer<UInt8>?
         var exifSize = 0
         defer { omk_free(exif) }
@@ -34,7 +46,10 @@ enum ImageDecoder {
         }
         guard let exif, exifSize > 0 else { return (buffer, .up) }
         return (buffer, EXIF.orientation(inTIFF: UnsafeRawBufferPointer(start: exif, count: exifSize)) ?? .up)
+        #endif
     }
+
+    #if !canImport(ImageIO)
 
     private typealias CDecoder = (
         UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?,
@@ -62,4 +77,5 @@ enum ImageDecoder {
         let array = [UInt8](UnsafeBufferPointer(start: pixels, count: count))
         return try PixelBuffer(bytes: array, width: Int(width), height: Int(height), format: pixelFormat)
     }
+    #endif
 }

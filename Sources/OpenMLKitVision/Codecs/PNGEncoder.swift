@@ -1,4 +1,6 @@
+#if !canImport(ImageIO)
 import CImageCodecs
+#endif
 import Foundation
 
 /// Writes RGB8 pixels as PNG (used to save annotated images).
@@ -10,6 +12,9 @@ public enum PNGEncoder {
         guard width > 0, height > 0, pixels.count == width * height * 3 else {
             throw VisionError.invalidBuffer(detail: "\(pixels.count) bytes do not hold a \(width)x\(height) RGB image")
         }
+        #if canImport(ImageIO)
+        return try ImageIOCodec.encodePNG(rgb: pixels, width: width, height: height)
+        #else
         var output: UnsafeMutablePointer<UInt8>?
         var size = 0
         var message = [CChar](repeating: 0, count: 256)
@@ -25,5 +30,6 @@ public enum PNGEncoder {
             throw VisionError.invalidBuffer(detail: "PNG encoding failed: \(detail)")
         }
         return Data(bytes: output, count: size)
+        #endif
     }
 }
