@@ -141,7 +141,7 @@ struct CodecVariantTests {
                 #expect(throws: VisionError.self, "\(name) must be rejected") { try VisionImage(data: data) }
                 continue
             }
-            let image = try VisionImage(data: data)
+            var image = try VisionImage(data: data)
             if name.contains("exif") {
                 // The eXIf chunk says "rotate right"; compare the stored pixels.
                 #expect(image.orientation == .right, "\(name)")

@@ -147,7 +147,6 @@ public final class ImageLabeler: @unchecked Sendable {
     /// Runs ``results(in:)`` and hands the result to `completion` (ML Kit's asynchronous spelling;
     /// here it runs on a global queue).
     public func process(_ image: VisionImage, completion: @escaping @Sendable ([ImageLabel]?, Error?) -> Void) {
-        nonisolated(unsafe) let image = image
         DispatchQueue.global().async {
             do { completion(try self.results(in: image), nil) } catch { completion(nil, error) }
         }

@@ -95,7 +95,6 @@ public final class ObjectDetector: @unchecked Sendable {
     /// Runs ``results(in:)`` on a global queue and hands the result to `completion` (ML Kit's
     /// asynchronous `process(_:completion:)`).
     public func process(_ image: VisionImage, completion: @escaping @Sendable ([DetectedObject]?, Error?) -> Void) {
-        nonisolated(unsafe) let image = image
         DispatchQueue.global().async {
             do { completion(try self.results(in: image), nil) } catch { completion(nil, error) }
         }
@@ -103,7 +102,6 @@ public final class ObjectDetector: @unchecked Sendable {
 
     /// The objects in `image`, computed off the caller's task (ML Kit's `async` `process`).
     public func process(_ image: VisionImage) async throws -> [DetectedObject] {
-        nonisolated(unsafe) let image = image
         return try await withCheckedThrowingContinuation { continuation in
             process(image) { objects, error in
                 if let objects { continuation.resume(returning: objects) } else { continuation.resume(throwing: error!) }
