@@ -118,7 +118,8 @@ public final class ImageLabeler: @unchecked Sendable {
         // Pre-processing writes straight into the input tensor.
         try interpreter.withUnsafeMutableBytes(ofInputAt: 0) {
             _ = try ImagePreprocessor.write(
-                image, format: inputFormat, region: region, scaleMode: options.scaleMode, into: $0)
+                image, format: inputFormat, region: region, scaleMode: options.scaleMode,
+                resizeMethod: options.resizeMethod, into: $0)
         }
         try interpreter.invoke()
         let raw = try ImageLabeler.dequantize(try interpreter.output(at: 0))
