@@ -49,7 +49,9 @@ struct AreaResizeTests {
             ).data)
     }
 
-    @Test("A constant image stays constant at any scale, in every pixel format and orientation", arguments: PixelFormat.allCases)
+    @Test(
+        "A constant image stays constant at any scale, in every pixel format and orientation",
+        arguments: PixelFormat.allCases)
     func constant(format: PixelFormat) throws {
         let (w, h) = (98, 62)
         let rgb = [UInt8](repeating: 0, count: w * h * 3).enumerated().map { UInt8([180, 90, 40][$0.offset % 3]) }
@@ -147,7 +149,8 @@ struct AreaResizeTests {
         let (w, h) = (400, 200)
         let upright = [UInt8](repeating: 200, count: w * h * 3)
         for orientation in [ImageOrientation.up, .right] {
-            let out = try resize(try image(upright, width: w, height: h, orientation: orientation), to: 64, 64, scaleMode: .letterbox)
+            let out = try resize(
+                try image(upright, width: w, height: h, orientation: orientation), to: 64, 64, scaleMode: .letterbox)
             // The 400×400 region has 100 rows of bars above and below: 16 of 64 output rows each.
             for v in 0..<64 {
                 let row = out[(v * 64 * 3)..<((v + 1) * 64 * 3)]

@@ -28,7 +28,8 @@ struct AxisWeights {
     init(outputs: Int, start: Double, length: Double, flip: Bool, size: Int, area: Bool) {
         spans.reserveCapacity(outputs)
         guard area else {
-            let samples = AxisSamples(count: outputs, start: Float(start), length: Float(length), flip: flip, size: size)
+            let samples = AxisSamples(
+                count: outputs, start: Float(start), length: Float(length), flip: flip, size: size)
             for tap in samples.taps {
                 let taps = !tap.inside ? 0 : tap.high == tap.low ? 1 : 2
                 spans.append(Span(first: tap.low, count: taps, offset: weights.count, footprint: 1))
@@ -47,7 +48,9 @@ struct AxisWeights {
             let low = max(Int(a.rounded(.down)), 0)
             let high = min(Int(b.rounded(.up)), size)
             spans.append(
-                Span(first: min(low, size - 1), count: max(high - low, 0), offset: weights.count, footprint: Float(b - a)))
+                Span(
+                    first: min(low, size - 1), count: max(high - low, 0), offset: weights.count, footprint: Float(b - a)
+                ))
             for p in stride(from: low, to: high, by: 1) {
                 weights.append(Float(min(b, Double(p + 1)) - max(a, Double(p))))
             }
@@ -115,7 +118,8 @@ struct AreaResampler: PixelReaderVisitor {
     @inline(__always)
     private func filterRow<R: PixelReader>(
         _ reader: R, _ xSpans: UnsafeBufferPointer<AxisWeights.Span>, _ xWeights: UnsafeBufferPointer<Float>,
-        _ ySpan: AxisWeights.Span, _ yWeights: UnsafeBufferPointer<Float>, into sums: UnsafeMutableBufferPointer<SIMD3<Float>>
+        _ ySpan: AxisWeights.Span, _ yWeights: UnsafeBufferPointer<Float>,
+        into sums: UnsafeMutableBufferPointer<SIMD3<Float>>
     ) {
         let zero = SIMD3<Float>(repeating: 0)
         let gray = format.channels == 1
@@ -146,6 +150,8 @@ struct AreaResampler: PixelReaderVisitor {
         let pixel = (values + 0.5).rounded(.down).clamped(
             lowerBound: SIMD3(repeating: 0), upperBound: SIMD3(repeating: 255))
         let pixelBytes = format.channels * S.byteWidth
-        S.store(pixel, channels: format.channels, to: destination.baseAddress! + (v * format.width + u) * pixelBytes, parameters)
+        S.store(
+            pixel, channels: format.channels, to: destination.baseAddress! + (v * format.width + u) * pixelBytes,
+            parameters)
     }
 }

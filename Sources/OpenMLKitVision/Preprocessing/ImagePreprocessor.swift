@@ -48,7 +48,8 @@ public enum ImagePreprocessor {
         let shrinks = mapping.region.width > Double(format.width) || mapping.region.height > Double(format.height)
         if resizeMethod == .area && shrinks {
             try image.buffer.visitReader(
-                AreaResampler(mapping: mapping, orientation: image.orientation, format: format, destination: destination))
+                AreaResampler(
+                    mapping: mapping, orientation: image.orientation, format: format, destination: destination))
         } else {
             try image.buffer.visitReader(
                 Resampler(mapping: mapping, orientation: image.orientation, format: format, destination: destination))
