@@ -2,10 +2,12 @@
 
 For every model in ../shared/models with one image input whose outputs are those of
 TFLite_Detection_PostProcess (boxes [1,N,4], classes [1,N], scores [1,N], count [1]) and every photo
-in ../shared/images, this script runs `mlkit detect --json --threshold T --dump-input FILE`, checks
-that the dumped input equals OpenMLKitVision's pre-processing reproduced in numpy
-(tools/vision_parity.py), runs LiteRT on that same input, turns LiteRT's boxes into upright image
-pixels the documented way (ymin, xmin, ymax, xmax in 0...1, times the image size, clipped) and
+in ../shared/images, this script runs
+`mlkit detect --json --threshold T --dump-input FILE --resize bilinear` (the Task Library's
+sampling, pinned for parity), checks that the dumped input equals OpenMLKitVision's pre-processing
+reproduced in numpy (tools/vision_parity.py), runs LiteRT on that same input, turns LiteRT's boxes
+into upright image pixels the documented way (ymin, xmin, ymax, xmax in 0...1, times the image
+size, clipped) and
 compares objects one by one: class index, score (exact) and frame (within --tolerance pixels).
 
 Exit status 1 on any difference.
@@ -87,7 +89,7 @@ def main() -> int:
             with tempfile.TemporaryDirectory() as tmp:
                 dump = Path(tmp) / "input.bin"
                 command = [str(args.mlkit), "detect", str(photo), "--model", str(model), "--json",
-                           "--threshold", str(args.threshold), "--dump-input", str(dump)]
+                           "--threshold", str(args.threshold), "--dump-input", str(dump), "--resize", "bilinear"]
                 if model.name in EXTRA_LABELS:
                     command += ["--labels", str(args.models / EXTRA_LABELS[model.name])]
                 run = subprocess.run(command, capture_output=True, text=True)

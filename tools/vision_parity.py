@@ -3,7 +3,9 @@
 For every classifier in ../shared/models (one NHWC image input, one [1, classes] output) and every
 photo in ../shared/images, this script
 
-1. runs `mlkit classify --json --top 5 --threshold 0 --dump-inputs DIR` on all photos at once;
+1. runs `mlkit classify --resize bilinear --json --top 5 --threshold 0 --dump-inputs DIR` on all
+   photos at once (bilinear pinned: it is the Task Library's sampling, which the numpy copy below
+   reproduces; the CLI's default area averaging is measured by tools/resize_compare.py);
 2. reproduces OpenMLKitVision's pre-processing independently in numpy (Pillow decode, EXIF
    transpose, pixel-centre bilinear sampling in float32, round half up, normalisation) and counts
    the input elements that differ from the tensor mlkit dumped;
@@ -147,7 +149,7 @@ def main() -> int:
         normalization = normalization_of(model_path, args.mlkit)
         with tempfile.TemporaryDirectory() as tmp:
             command = [str(args.mlkit), "classify", *map(str, photos), "--model", str(model_arg), "--top", "5",
-                       "--threshold", "0", "--json", "--dump-inputs", tmp]
+                       "--threshold", "0", "--json", "--dump-inputs", tmp, "--resize", "bilinear"]
             if model_arg.name in EXTRA_LABELS:
                 command += ["--labels", str(args.models / EXTRA_LABELS[model_arg.name])]
             run = subprocess.run(command, capture_output=True, text=True)

@@ -41,7 +41,7 @@ struct MLKitNamesTests {
     func labelerFactoryReportsLater() async throws {
         let broken = ImageLabeler.imageLabeler(options: CustomImageLabelerOptions(localModel: LocalModel(path: "/nonexistent.tflite")))
         #expect(broken.loadError != nil && broken.inputFormat == nil && broken.labels.count == 0)
-        nonisolated(unsafe) let image = VisionImage(
+        let image = VisionImage(
             buffer: try PixelBuffer(
                 bytes: [UInt8](repeating: 9, count: 12), width: 2, height: 2, format: .rgb8,
                 planes: [.init(offset: 0, bytesPerRow: 6)]))

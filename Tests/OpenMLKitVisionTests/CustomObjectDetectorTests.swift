@@ -292,9 +292,8 @@ struct CustomObjectDetectorTests {
         let image = try photo("bird.jpg")
         let expected = try detector.results(in: image)
         #expect(try await detector.process(image) == expected)
-        nonisolated(unsafe) let shared = image
         let viaCompletion: [DetectedObject] = try await withCheckedThrowingContinuation { continuation in
-            detector.process(shared) { objects, error in
+            detector.process(image) { objects, error in
                 if let objects { continuation.resume(returning: objects) } else { continuation.resume(throwing: error!) }
             }
         }

@@ -58,6 +58,8 @@ enum LocalizationEvaluation {
                 ).path))
         options.scoreThreshold = truthScore
         options.detectorMode = .singleImage
+        // The pseudo ground truth (and ssdSingleObjectPhotos) was established with bilinear sampling.
+        options.resizeMethod = .bilinear
         return try ObjectDetector(options: options)
     }
 

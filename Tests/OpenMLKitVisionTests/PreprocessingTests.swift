@@ -84,7 +84,7 @@ struct PreprocessingTests {
         for y in 0..<h { for x in 0..<w { for c in 0..<3 { rgb[(y * w + x) * 3 + c] = UInt8(x * 10 + c) } } }
         let image = VisionImage(buffer: try PixelBuffer(bytes: rgb, width: w, height: h, format: .rgb8))
         let format = try InputImageFormat(width: 8, height: 2, channels: 3, elementType: .uint8)
-        let out = [UInt8](try ImagePreprocessor.data(for: image, format: format).data)
+        let out = [UInt8](try ImagePreprocessor.data(for: image, format: format, resizeMethod: .bilinear).data)
         for u in 0..<8 {
             // Output centre u maps to source x = 2u + 0.5: the mean of pixels 2u and 2u+1, rounded half up.
             #expect(out[u * 3] == UInt8(((Float(20 * u) + Float(20 * u + 10)) / 2 + 0.5).rounded(.down)))

@@ -109,6 +109,21 @@ struct VisionImageTests {
             bytes: [UInt8](repeating: 0, count: 10 + 6), width: 2, height: 2, format: .rgb8, bytesPerRow: [10])
     }
 
+    @Test("VisionImage is a Sendable value: a copy's orientation is its own, and it crosses tasks as is")
+    func valueSemantics() async throws {
+        let buffer = try PixelBuffer(
+            bytes: TestImages.blockImage(width: 6, height: 4), width: 6, height: 4, format: .rgb8)
+        let original = VisionImage(buffer: buffer)
+        var turned = original
+        turned.orientation = .right
+        #expect(original.orientation == .up && original.width == 6 && original.height == 4)
+        #expect(turned.orientation == .right && turned.width == 4 && turned.height == 6)
+        #expect(turned.buffer.bytes == original.buffer.bytes)
+        // Compiles only because VisionImage is Sendable (no nonisolated(unsafe) needed).
+        let size = await Task.detached { (turned.width, turned.height) }.value
+        #expect(size.0 == 4 && size.1 == 6)
+    }
+
     @Test("The device orientation helper matches ML Kit's guide, mirrored for the front camera")
     func deviceOrientation() {
         let table: [(DeviceOrientation, ImageOrientation, ImageOrientation)] = [
@@ -141,7 +156,7 @@ struct CodecVariantTests {
                 #expect(throws: VisionError.self, "\(name) must be rejected") { try VisionImage(data: data) }
                 continue
             }
-            let image = try VisionImage(data: data)
+            var image = try VisionImage(data: data)
             if name.contains("exif") {
                 // The eXIf chunk says "rotate right"; compare the stored pixels.
                 #expect(image.orientation == .right, "\(name)")

@@ -172,8 +172,8 @@ struct FlexBufferTests {
         }
     }
 
-    @Test func optionsOfARealDetectionModel() throws {
-        guard TestPaths.hasSharedModels else { return }
+    @Test(.enabled(if: TestPaths.hasSharedModels, "needs ../shared/models beside the checkout"))
+    func optionsOfARealDetectionModel() throws {
         let model = try Model(path: TestPaths.sharedModel("ssd_mobilenet_v1_coco_postprocess_head_layers.tflite"))
         let graph = model.subgraphs[0]
         let op = try #require(graph.operators.first { model.operatorCodes[$0.opcodeIndex].customCode == "TFLite_Detection_PostProcess" })

@@ -116,6 +116,37 @@ struct VisionCLITests {
         #expect(bad.status != 0)
     }
 
+    @Test("--resize: area is the default, bilinear gives another input tensor, an unknown method is a usage error")
+    func resize() throws {
+        let dir = try CLITests.temporaryDirectory()
+        let model = Self.model("mobilenet_v2_1.0_224_quant.tflite")
+        var inputs = [String: Data]()
+        for method in ["default", "area", "bilinear"] {
+            let folder = dir.appendingPathComponent(method)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let flag = method == "default" ? [] : ["--resize", method]
+            let result = try CLITests.run(
+                ["classify", Self.image("bird.jpg"), "--model", model, "--dump-inputs", folder.path] + flag)
+            #expect(result.status == 0, "\(result.stderr)")
+            inputs[method] = try Data(contentsOf: folder.appendingPathComponent("0.bin"))
+        }
+        // bird.jpg is 2000×1508: shrunk about 9× to 224×224, where the two samplings must differ.
+        #expect(inputs["default"]?.count == 224 * 224 * 3)
+        #expect(inputs["default"] == inputs["area"])
+        #expect(inputs["bilinear"] != inputs["area"])
+        let dump = dir.appendingPathComponent("detect.bin")
+        let detect = try CLITests.run([
+            "detect", Self.image("bird.jpg"), "--model",
+            Self.model("coco_ssd_mobilenet_v1_1.0_quant_2018_06_29_metadata.tflite"), "--resize", "bilinear",
+            "--dump-input", dump.path,
+        ])
+        #expect(detect.status == 0, "\(detect.stderr)")
+        #expect(try Data(contentsOf: dump).count == 300 * 300 * 3)
+        let bad = try CLITests.run(["classify", Self.image("bird.jpg"), "--model", model, "--resize", "nearest"])
+        #expect(bad.status != 0)
+        #expect(bad.stderr.contains("--resize"))
+    }
+
     @Test("--raw reads camera bytes and --orientation turns them: the same top label as the photo")
     func rawAndOrientation() throws {
         let dir = try CLITests.temporaryDirectory()

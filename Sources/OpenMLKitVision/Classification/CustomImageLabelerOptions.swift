@@ -24,6 +24,11 @@ public final class CustomImageLabelerOptions {
     public var labelsPath: String?
     /// How the image is fitted to the model's input (ML Kit stretches it).
     public var scaleMode: ScaleMode = .stretch
+    /// How pixels are sampled when the image is scaled to the model's input (not an ML Kit option).
+    /// ``ResizeMethod/area`` (the default) averages the pixels each input pixel covers, as iOS's
+    /// Core Image and vImage filter before shrinking; ``ResizeMethod/bilinear`` matches the
+    /// TensorFlow Lite Task Library byte for byte.
+    public var resizeMethod: ResizeMethod = .area
     /// Interpreter threads (nil: the runtime's default).
     public var threadCount: Int?
     /// The model manager that resolves ``remoteModel`` (nil: `ModelManager.modelManager()`).

@@ -160,7 +160,8 @@ public final class ImageLabeler: @unchecked Sendable {
         // Pre-processing writes straight into the input tensor.
         try interpreter.withUnsafeMutableBytes(ofInputAt: 0) {
             _ = try ImagePreprocessor.write(
-                image, format: inputFormat, region: region, scaleMode: options.scaleMode, into: $0)
+                image, format: inputFormat, region: region, scaleMode: options.scaleMode,
+                resizeMethod: options.resizeMethod, into: $0)
         }
         try interpreter.invoke()
         let raw = try ImageLabeler.dequantize(try interpreter.output(at: 0))
@@ -190,7 +191,6 @@ public final class ImageLabeler: @unchecked Sendable {
     /// `process(_:completion:)`): on the main actor on Apple platforms, on
     /// ``CompletionQueue/queue`` on Linux.
     public func process(_ image: VisionImage, completion: @escaping CompletionHandler<[ImageLabel]>) {
-        nonisolated(unsafe) let image = image
         DispatchQueue.global().async {
             let result = Result { try self.results(in: image) }
             deliverCompletion {
@@ -204,7 +204,6 @@ public final class ImageLabeler: @unchecked Sendable {
 
     /// The labels of `image`, computed off the caller's task (ML Kit's `async` `process`).
     public func process(_ image: VisionImage) async throws -> [ImageLabel] {
-        nonisolated(unsafe) let image = image
         return try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 continuation.resume(with: Result { try self.results(in: image) })

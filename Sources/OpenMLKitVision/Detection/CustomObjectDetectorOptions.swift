@@ -50,6 +50,9 @@ public final class CustomObjectDetectorOptions {
     public var modelManager: ModelManager?
     /// Interpreter threads for each model (nil: the runtime's default).
     public var threadCount: Int?
+    /// How pixels are sampled when images and object crops are scaled to the models' inputs (not
+    /// an ML Kit option): ``ResizeMethod/area`` by default, ``ResizeMethod/bilinear`` for LiteRT's.
+    public var resizeMethod: ResizeMethod = .area
 
     /// ML Kit's limit on objects per image.
     public static let maximumObjectCount = 5

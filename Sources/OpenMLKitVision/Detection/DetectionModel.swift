@@ -194,7 +194,8 @@ public final class DetectionModel: @unchecked Sendable {
         defer { lock.unlock() }
         // Pre-processing writes straight into the input tensor.
         let mapping = try interpreter.withUnsafeMutableBytes(ofInputAt: 0) {
-            try ImagePreprocessor.write(image, format: inputFormat, scaleMode: options.scaleMode, into: $0)
+            try ImagePreprocessor.write(
+                image, format: inputFormat, scaleMode: options.scaleMode, resizeMethod: options.resizeMethod, into: $0)
         }
         if options.detectorMode == .singleImage { try resetStateLocked() }
         try interpreter.invoke()

@@ -64,6 +64,7 @@ final class DetectionPipeline {
             let detection = ObjectDetectorOptions(localModel: detector)
             detection.detectorMode = options.detectorMode
             detection.threadCount = options.threadCount
+            detection.resizeMethod = options.resizeMethod
             source = .localizer(try DetectionModel(options: detection))
         } else {
             source = .localizer(SaliencyLocalizer(configuration: options.localizerConfiguration))
@@ -76,6 +77,7 @@ final class DetectionPipeline {
         labelerOptions.maxResultCount = options.maxPerObjectLabelCount
         labelerOptions.labelsPath = options.labelsPath
         labelerOptions.threadCount = options.threadCount
+        labelerOptions.resizeMethod = options.resizeMethod
         let labeler = try ImageLabeler(options: labelerOptions)
         try CustomObjectDetectorOptions.checkCompatibility(of: labeler, path: model.modelPath)
         classifier = options.shouldEnableClassification ? labeler : nil

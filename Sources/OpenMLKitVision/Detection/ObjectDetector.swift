@@ -96,7 +96,6 @@ public final class ObjectDetector: @unchecked Sendable {
     /// Kit's asynchronous `process(_:completion:)`): on the main actor on Apple platforms, as ML
     /// Kit does, and on ``CompletionQueue/queue`` on Linux.
     public func process(_ image: VisionImage, completion: @escaping CompletionHandler<[DetectedObject]>) {
-        nonisolated(unsafe) let image = image
         DispatchQueue.global().async {
             let result = Result { try self.results(in: image) }
             deliverCompletion {
@@ -110,7 +109,6 @@ public final class ObjectDetector: @unchecked Sendable {
 
     /// The objects in `image`, computed off the caller's task (ML Kit's `async` `process`).
     public func process(_ image: VisionImage) async throws -> [DetectedObject] {
-        nonisolated(unsafe) let image = image
         return try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 continuation.resume(with: Result { try self.results(in: image) })

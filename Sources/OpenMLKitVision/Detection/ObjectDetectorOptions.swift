@@ -27,6 +27,11 @@ public final class ObjectDetectorOptions {
     public var autoMLMetadataPath: String?
     /// How the image is fitted to the model's input (default: stretched, as ML Kit does).
     public var scaleMode: ScaleMode = .stretch
+    /// How pixels are sampled when the image is scaled to the model's input (not an ML Kit option).
+    /// ``ResizeMethod/area`` (the default) averages the pixels each input pixel covers, as iOS's
+    /// Core Image and vImage filter before shrinking; ``ResizeMethod/bilinear`` matches the
+    /// TensorFlow Lite Task Library byte for byte.
+    public var resizeMethod: ResizeMethod = .area
     /// ``DetectorMode/stream`` (ML Kit's default) treats calls as frames of one video: objects get
     /// tracking IDs, and a stateful model's state outputs are fed back as its state inputs.
     /// ``DetectorMode/singleImage`` gives no tracking IDs and starts every call from zero state.

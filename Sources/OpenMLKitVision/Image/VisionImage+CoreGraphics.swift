@@ -10,7 +10,7 @@
         /// with ImageIO, `ImageOrientation(exifValue:)` of its `kCGImagePropertyOrientation`).
         ///
         /// - Throws: the errors of ``PixelBuffer/init(cgImage:)``.
-        public convenience init(cgImage: CGImage, orientation: ImageOrientation = .up) throws {
+        public init(cgImage: CGImage, orientation: ImageOrientation = .up) throws {
             self.init(buffer: try PixelBuffer(cgImage: cgImage), orientation: orientation)
         }
     }

@@ -11,7 +11,7 @@
         /// (``ImageOrientation/init(deviceOrientation:cameraPosition:)``).
         ///
         /// - Throws: the errors of ``PixelBuffer/init(copying:)``.
-        public convenience init(pixelBuffer: CVPixelBuffer, orientation: ImageOrientation = .up) throws {
+        public init(pixelBuffer: CVPixelBuffer, orientation: ImageOrientation = .up) throws {
             self.init(buffer: try PixelBuffer(copying: pixelBuffer), orientation: orientation)
         }
     }
@@ -31,7 +31,7 @@
         ///
         /// - Throws: ``VisionError/invalidBuffer(detail:)`` when the sample buffer holds no image
         ///   buffer, and the errors of ``PixelBuffer/init(copying:)``.
-        public convenience init(buffer sampleBuffer: CMSampleBuffer, orientation: ImageOrientation = .up) throws {
+        public init(buffer sampleBuffer: CMSampleBuffer, orientation: ImageOrientation = .up) throws {
             guard let imageBuffer = CMSampleBufferGetImageBuffer(sampleBuffer) else {
                 throw VisionError.invalidBuffer(
                     detail: "the sample buffer holds no image buffer (audio or compressed data)")

@@ -9,7 +9,7 @@
         ///
         /// - Throws: ``VisionError/unsupportedFormat(detail:)`` when the image has no `CGImage` (one
         ///   made from a `CIImage`: render it first), and the errors of ``PixelBuffer/init(cgImage:)``.
-        public convenience init(image: UIImage) throws {
+        public init(image: UIImage) throws {
             guard let cgImage = image.cgImage else {
                 throw VisionError.unsupportedFormat(
                     detail: "the UIImage has no CGImage (made from a CIImage?); render it first")

@@ -8,8 +8,10 @@ import Foundation
 /// orientation, which is applied when they are decoded. Results (boxes, coordinates) are always
 /// reported in the *upright* image's pixels, of size ``width`` × ``height``.
 ///
-/// Not thread-safe to mutate; the pixels themselves are immutable.
-public final class VisionImage {
+/// A `Sendable` value: copies share the immutable pixel bytes (an array, copied only if written),
+/// so an image can be handed to another task or thread as is. Unlike ML Kit's class, changing
+/// ``orientation`` needs a `var`: `var image = VisionImage(...); image.orientation = .right`.
+public struct VisionImage: Sendable {
     /// The stored pixels.
     public let buffer: PixelBuffer
     /// How the stored pixels must be turned to show the image upright.
@@ -24,7 +26,7 @@ public final class VisionImage {
     /// Decodes a JPEG, PNG or BMP held in memory; a JPEG's EXIF orientation sets ``orientation``.
     ///
     /// - Throws: ``VisionError/unsupportedFormat(detail:)`` or ``VisionError/corruptImage(format:detail:)``.
-    public convenience init(data: Data) throws {
+    public init(data: Data) throws {
         let (buffer, orientation) = try data.withUnsafeBytes { try ImageDecoder.decode($0) }
         self.init(buffer: buffer, orientation: orientation)
     }
@@ -33,7 +35,7 @@ public final class VisionImage {
     ///
     /// - Throws: ``VisionError/unreadableFile(path:reason:)`` when the file cannot be read, and the
     ///   errors of ``init(data:)``.
-    public convenience init(contentsOfFile path: String) throws {
+    public init(contentsOfFile path: String) throws {
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)

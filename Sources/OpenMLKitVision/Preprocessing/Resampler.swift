@@ -46,6 +46,18 @@ struct StoreParameters {
     var quantize: Bool
 }
 
+extension StoreParameters {
+    /// The constants for `format`: its normalisation (or the float default) and quantization.
+    init(_ format: InputImageFormat) {
+        let normalization = format.normalization ?? .defaultFloat
+        let scale = format.quantization?.scale ?? 0
+        self.init(
+            mean: SIMD3((0..<3).map { normalization.mean($0) }), std: SIMD3((0..<3).map { normalization.std($0) }),
+            scale: scale, zeroPoint: Float(format.quantization?.zeroPoint ?? 0),
+            quantize: format.elementType == .int8 && format.normalization != nil && scale > 0 && scale.isFinite)
+    }
+}
+
 enum UInt8Store: ElementStore {
     static var byteWidth: Int { 1 }
     @inline(__always)
@@ -75,7 +87,7 @@ enum Int8Store: ElementStore {
     }
 }
 
-/// The resampling loop, specialised per pixel reader and element type.
+/// The bilinear resampling loop (``ResizeMethod/bilinear``), specialised per pixel reader and element type.
 struct Resampler: PixelReaderVisitor {
     let mapping: CoordinateMapping
     let orientation: ImageOrientation
@@ -83,12 +95,7 @@ struct Resampler: PixelReaderVisitor {
     let destination: UnsafeMutableRawBufferPointer
 
     func visit<R: PixelReader>(_ reader: R) throws {
-        let normalization = format.normalization ?? .defaultFloat
-        let scale = format.quantization?.scale ?? 0
-        let parameters = StoreParameters(
-            mean: SIMD3((0..<3).map { normalization.mean($0) }), std: SIMD3((0..<3).map { normalization.std($0) }),
-            scale: scale, zeroPoint: Float(format.quantization?.zeroPoint ?? 0),
-            quantize: format.elementType == .int8 && format.normalization != nil && scale > 0 && scale.isFinite)
+        let parameters = StoreParameters(format)
         switch format.elementType {
         case .uint8: run(reader, UInt8Store.self, parameters)
         case .float32: run(reader, Float32Store.self, parameters)

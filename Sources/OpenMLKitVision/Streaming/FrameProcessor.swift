@@ -86,7 +86,6 @@ public final class FrameProcessor: @unchecked Sendable {
         busy = true
         idle.enter()
         lock.unlock()
-        nonisolated(unsafe) let image = image
         queue.async { [self] in
             let result: FrameResult
             do {

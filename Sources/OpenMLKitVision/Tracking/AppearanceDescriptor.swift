@@ -39,7 +39,9 @@ public struct AppearanceDescriptor: Sendable {
         }
         let side = AppearanceDescriptor.side
         let format = try InputImageFormat(width: side, height: side, channels: 3, elementType: .uint8)
-        let pixels = [UInt8](try ImagePreprocessor.data(for: image, format: format, region: clipped).data)
+        // Bilinear: the similarity thresholds were tuned on it.
+        let pixels = [UInt8](
+            try ImagePreprocessor.data(for: image, format: format, region: clipped, resizeMethod: .bilinear).data)
         self.init(rgb: pixels, side: side)
     }
 

@@ -194,14 +194,11 @@ struct ConversionKernelTests {
         expectShapeOpsError("does not divide") { try run(badBlock) }
     }
 
-    @Test func densifyAndDequantizeTheSparseFaceDetector() throws {
+    @Test(.enabled(if: TestPaths.hasSharedModels, "needs ../shared/models beside the checkout"))
+    func densifyAndDequantizeTheSparseFaceDetector() throws {
         // DENSIFY → DEQUANTIZE (fp16 → fp32) pairs of a real model, checked for internal consistency:
         // every stored value lands in the dense tensor, and dequantizing is exact.
-        let path = "/work/shared/models/mediapipe_face_detection_full_range_sparse_fp16.tflite"
-        guard FileManager.default.fileExists(atPath: path) else {
-            print("skipping: \(path) is missing")
-            return
-        }
+        let path = TestPaths.sharedModel("mediapipe_face_detection_full_range_sparse_fp16.tflite")
         let model = try Model(path: path)
         let graph = model.subgraphs[0]
         var checked = 0

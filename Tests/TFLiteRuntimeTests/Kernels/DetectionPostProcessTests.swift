@@ -94,8 +94,8 @@ struct DetectionPostProcessTests {
         #expect(throws: DetectionPostProcess.Failure.self) { try DetectionPostProcess.validate([0, 0, -1, 1]) }
     }
 
-    @Test func optionsFromRealModels() throws {
-        guard TestPaths.hasSharedModels else { return }
+    @Test(.enabled(if: TestPaths.hasSharedModels, "needs ../shared/models beside the checkout"))
+    func optionsFromRealModels() throws {
         let expected: [(String, Int, Float)] = [
             ("ssd_mobilenet_v1_coco_postprocess_head_layers.tflite", 20, 0.3),
             ("coco_ssd_mobilenet_v1_detect.tflite", 10, Float(1e-8)),

@@ -118,8 +118,8 @@ struct RecurrentLSTMTests {
         #expect(Int16FixedPoint.tanh(Int16.min, integerBits: 3) <= -32700)
     }
 
-    @Test func realModelLSTMNodePreparesAsInteger() throws {
-        guard TestPaths.hasSharedModels else { return }
+    @Test(.enabled(if: TestPaths.hasSharedModels, "needs ../shared/models beside the checkout"))
+    func realModelLSTMNodePreparesAsInteger() throws {
         let model = try Model(path: TestPaths.sharedModel("keras_lstm_mnist_ptq.tflite"))
         let code = try #require(model.operatorCodes.first { $0.builtin == .unidirectionalSequenceLstm })
         #expect(OpRegistry.factory(for: code) != nil)

@@ -100,7 +100,8 @@ final class SegmentKernel: OpKernel {
 /// (a vector). The output has the table's type (any fixed-size type), or float32 for an int8, uint8
 /// or int4 table (hybrid): each row is then dequantized as `q × scale` with the table's scale, or its
 /// row's scale when quantized per row (LiteRT ignores the zero point and reads uint8 bytes as int8;
-/// int4 tables hold two values per byte, the first in the low nibble, numbered across the table).
+/// int4 tables hold two values per byte, the first in the low nibble, each row read from byte
+/// `id · row / 2` as LiteRT reads it).
 final class EmbeddingLookupKernel: OpKernel {
     init(_ node: Node) throws { try node.expect(inputs: 2, outputs: 1) }
 
@@ -168,8 +169,11 @@ final class EmbeddingLookupKernel: OpKernel {
             let r = Int(id)
             guard r >= 0, r < rows else { throw node.error("id \(r) is outside 0..<\(rows)") }
             let scale = Double(scales.count > 1 ? scales[r] : scales[0])
+            // LiteRT starts a row at byte `r · row / 2` (rounded down), so a row that begins
+            // mid-byte (odd row length, odd id) is read from the nibble before it; kept, as LiteRT.
+            let start = r * row / 2 * 2
             for j in 0..<row {
-                let e = r * row + j
+                let e = start + j
                 let byte = packed[e >> 1]
                 let q = Int8(bitPattern: e & 1 == 0 ? byte << 4 : byte & 0xF0) >> 4
                 dst[i * row + j] = Float(Double(q) * scale)

@@ -9,8 +9,9 @@ struct ClassifyCommand: ParsableCommand {
         commandName: "classify",
         abstract: "Label an image (JPEG, PNG, BMP) with a TensorFlow Lite image classifier.",
         discussion: """
-            The image is turned upright (EXIF orientation), fitted to the model's input (--scale) with \
-            bilinear sampling and normalised as the model's metadata says. Labels come from --labels, \
+            The image is turned upright (EXIF orientation), fitted to the model's input (--scale), \
+            sampled with --resize (area averaging by default; bilinear reproduces LiteRT's Task Library) \
+            and normalised as the model's metadata says. Labels come from --labels, \
             the model's metadata, or an AutoML manifest (pass manifest.json as --model).
             """
     )
@@ -34,6 +35,9 @@ struct ClassifyCommand: ParsableCommand {
 
     @Option(help: "Fit the image to the input: stretch (default, as ML Kit), center-crop or letterbox.")
     var scale: ScaleOption = .stretch
+
+    @Option(help: ResizeOption.help)
+    var resize: ResizeOption = .area
 
     @Flag(
         help:
@@ -61,12 +65,14 @@ struct ClassifyCommand: ParsableCommand {
             options.confidenceThreshold = threshold.map { NSNumber(value: $0) }
             options.labelsPath = labels
             options.scaleMode = scale.mode
+            options.resizeMethod = resize.method
             let labeler = try ImageLabeler(options: options)
             for (i, image) in images.enumerated() {
                 let picture = try input.load(image)
                 if let dir = dumpInputs {
                     let input = try ImagePreprocessor.data(
-                        for: picture, format: labeler.inputFormat, scaleMode: options.scaleMode)
+                        for: picture, format: labeler.inputFormat, scaleMode: options.scaleMode,
+                        resizeMethod: options.resizeMethod)
                     try input.data.write(to: URL(fileURLWithPath: dir).appendingPathComponent("\(i).bin"))
                 }
                 let results = try labeler.results(in: picture)

@@ -70,8 +70,9 @@ struct DetectCommand: ParsableCommand {
             }
             let picture = try input.load(image)
             if let dumpInput, let model = detector.detectionModel {
-                try ImagePreprocessor.data(for: picture, format: model.inputFormat, scaleMode: scale.mode).data
-                    .write(to: URL(fileURLWithPath: dumpInput))
+                try ImagePreprocessor.data(
+                    for: picture, format: model.inputFormat, scaleMode: scale.mode, resizeMethod: choice.resize.method
+                ).data.write(to: URL(fileURLWithPath: dumpInput))
             }
             let objects = try detector.results(in: picture)
             if let output { try writeAnnotated(picture, objects, to: output) }

@@ -25,6 +25,9 @@ struct DetectorChoice: ParsableArguments {
     @Option(help: "A labels file for the classifier (or the detection model), instead of the model's own.")
     var labels: String?
 
+    @Option(help: ResizeOption.help)
+    var resize: ResizeOption = .area
+
     /// The custom-classifier options, or nil when no classifier was given.
     func customOptions(mode: DetectorMode, detector: String?) throws -> CustomObjectDetectorOptions? {
         guard let classifier else {
@@ -48,6 +51,7 @@ struct DetectorChoice: ParsableArguments {
         if let maxLabels { options.maxPerObjectLabelCount = maxLabels }
         options.labelsPath = labels
         options.detectorModel = detector.map { CustomLocalModel(modelPath: $0) }
+        options.resizeMethod = resize.method
         return options
     }
 
@@ -66,6 +70,7 @@ struct DetectorChoice: ParsableArguments {
         options.scoreThreshold = threshold
         options.labelsPath = labels
         options.detectorMode = mode
+        options.resizeMethod = resize.method
         return options
     }
 }

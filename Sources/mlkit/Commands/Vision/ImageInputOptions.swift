@@ -17,7 +17,7 @@ struct ImageInputOptions: ParsableArguments {
 
     /// Loads `path` as these options say.
     func load(_ path: String) throws -> VisionImage {
-        let image: VisionImage
+        var image: VisionImage
         if let raw {
             let data: Data
             do {

@@ -113,9 +113,8 @@ struct TrackCommand: ParsableCommand {
     {
         // Decode first, so that the offered rate is not limited by the decoder.
         let images = try paths.map { try VisionImage(contentsOfFile: $0) }
-        nonisolated(unsafe) let decoded = images
         let processor = FrameProcessor(detector: detector) { result in
-            sink.record(result, image: decoded[result.frameIndex])
+            sink.record(result, image: images[result.frameIndex])
         }
         let start = DispatchTime.now()
         for (index, image) in images.enumerated() {
