@@ -1,3 +1,5 @@
+import CKernels
+
 /// Dynamic-range ("hybrid") CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED: float input and output,
 /// int8 weights (constant, or run-time inputs; int4 too, unpacked; FULLY_CONNECTED also takes uint8 weights,
 /// whose bytes LiteRT reads as int8) with symmetric per-tensor or per-channel scales. Follows LiteRT:
@@ -215,6 +217,9 @@ final class HybridConvolutionKernel: OpKernel {
         let q = quantized.pointer, x16 = input16.pointer, scales = batchScales.pointer
         for b in 0..<batches {
             let base = b * batchSize
+            if CPUFeatures.level >= 1, quantizeAVX2(x + base, symmetric: symmetric, into: x16 + base, scale: scales + b) {
+                continue
+            }
             var zero: Int32 = 0
             if symmetric {
                 scales[b] = FixedPoint.symmetricQuantize(x + base, count: batchSize, into: q + base)
@@ -230,6 +235,25 @@ final class HybridConvolutionKernel: OpKernel {
         case .conv: usesGemm ? runConvGemm(node, y) : runConv(node, y)
         case .depthwise: runDepthwise(node, y)
         }
+    }
+
+    /// Quantizes one batch (row or image) straight to the GEMM's int16 operand `q − zero point`, as
+    /// the portable loop below does; false (nothing written) for an empty batch or one with a NaN,
+    /// whose min/max scan order matters: the portable loop takes those.
+    private func quantizeAVX2(
+        _ x: UnsafePointer<Float>, symmetric: Bool, into out: UnsafeMutablePointer<Int16>,
+        scale: UnsafeMutablePointer<Float>
+    ) -> Bool {
+        var lo: Float = 0, hi: Float = 0
+        guard batchSize > 0, omk_f32_minmax_avx2(x, batchSize, &lo, &hi) == 0 else { return false }
+        let p = symmetric ? FixedPoint.symmetricParameters(lo: lo, hi: hi) : FixedPoint.asymmetricParameters(lo: lo, hi: hi)
+        scale.pointee = p.scale
+        if p.allZero {
+            out.update(repeating: 0, count: batchSize)
+        } else {
+            omk_f32_quantize_i16_avx2(x, batchSize, p.scaleInv, p.offset, symmetric ? -127 : -128, 127, out)
+        }
+        return true
     }
 
     /// Widens the filter into a temporary buffer and packs it for the GEMM (only the packed copy is kept).
