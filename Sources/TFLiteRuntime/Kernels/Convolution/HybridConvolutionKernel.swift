@@ -1,3 +1,5 @@
+import CKernels
+
 /// Dynamic-range ("hybrid") CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED: float input and output,
 /// int8 weights (constant, or run-time inputs; int4 too, unpacked; FULLY_CONNECTED also takes uint8 weights,
 /// whose bytes LiteRT reads as int8) with symmetric per-tensor or per-channel scales. Follows LiteRT:
@@ -15,29 +17,44 @@
 ///
 /// Padding taps contribute nothing (LiteRT's im2col pads with the image's zero point and subtracts
 /// the weight row sums times the zero point, which amounts to the same). Then the fused activation.
+///
+/// With AVX2, CONV_2D (one group) and FULLY_CONNECTED over at least 8 rows run on the int16 GEMM
+/// microkernel with weights packed once in `prepare` (`runConvGemm`, `runFullyConnectedGemm`): the
+/// int32 sums are the same wrapping sums of exact products, and the float step after them is the
+/// same expression, so the results do not change.
 final class HybridConvolutionKernel: OpKernel {
     private let kind: QuantizedConvolutionKernel.Kind
     private var window = ConvolutionOptions()
-    private let activation: FusedActivation
+    let activation: FusedActivation
     private var keepNumDims = false
     private var asymmetricInputs = false
 
-    private var geometry: WindowGeometry?
-    private var channels = 0
+    private(set) var geometry: WindowGeometry?
+    private(set) var channels = 0
     private var groups = 1
     private var depthMultiplier = 1
-    private var batches = 0
+    private(set) var batches = 0
     /// Elements quantized together (one FC row, or one image).
     private var batchSize = 0
-    private var depth = 0
+    private(set) var depth = 0
     private var perChannel = false
 
     private let weights = ScratchBuffer<Int16>(0)
     private var weightScales: [Float] = []
-    private var bias: [Float] = []
+    private(set) var bias: [Float] = []
     private let quantized = ScratchBuffer<Int8>(0)
-    private let input16 = ScratchBuffer<Int16>(0)
+    let input16 = ScratchBuffer<Int16>(0)
     private let batchScales = ScratchBuffer<Float>(0)
+    /// Each batch's (row's or image's) quantization scale, written by `eval`.
+    var batchScalePointer: UnsafeMutablePointer<Float> { batchScales.pointer }
+    /// The weights packed for the int16 GEMM, when it runs (see `usesGemm`).
+    let packed = QuantizedPackedWeights()
+    private var packedReady = false
+    private(set) var usesGemm = false
+    /// Int16 zeros a padding tap points at.
+    let zeroRow = ScratchBuffer<Int16>(0)
+    /// Each output channel's weight scale (the one scale repeated for per-tensor weights).
+    private(set) var channelScales: [Float] = []
 
     init(_ node: Node, kind: QuantizedConvolutionKernel.Kind) throws {
         self.kind = kind
@@ -46,6 +63,7 @@ final class HybridConvolutionKernel: OpKernel {
         activation = window.activation
         keepNumDims = window.keepNumDims
         asymmetricInputs = window.asymmetricInputs
+        packed.place(in: node.weightArena)
     }
 
     func prepare(_ node: Node) throws {
@@ -124,15 +142,41 @@ final class HybridConvolutionKernel: OpKernel {
         } else {
             bias = [Float](repeating: 0, count: channels)
         }
-        weights.reserve(max(1, filter.elementCount), filling: 0)
-        // Weights fed at run time are widened in `eval`.
-        if filter.isConstant {
-            try QuantizedOperand.checkBytes(filter, node: node, role: "filter")
-            HybridConvolutionKernel.widenWeights(filter, into: weights.pointer)
+        channelScales = (0..<channels).map { weightScales[weightScales.count == 1 ? 0 : $0] }
+        // FULLY_CONNECTED over fewer rows than a GEMM tile stays on the dot products (a tile of 8
+        // rows would compute the missing rows too).
+        usesGemm = CPUFeatures.level >= 1 && groups == 1
+            && (kind == .conv || (kind == .fullyConnected && batches >= QuantizedIndirectGemm.mr))
+        packedReady = false
+        if usesGemm {
+            zeroRow.reserve(max(2, (geometry?.inputChannels ?? depth) + 2), filling: 0)
+            if filter.isConstant {
+                try QuantizedOperand.checkBytes(filter, node: node, role: "filter")
+                pack(filter)
+                packedReady = true
+            }
+        } else {
+            weights.reserve(max(1, filter.elementCount), filling: 0)
+            // Weights fed at run time are widened in `eval`.
+            if filter.isConstant {
+                try QuantizedOperand.checkBytes(filter, node: node, role: "filter")
+                HybridConvolutionKernel.widenWeights(filter, into: weights.pointer)
+            }
         }
         quantized.reserve(max(1, input.elementCount), filling: 0)
         input16.reserve(max(1, input.elementCount), filling: 0)
         batchScales.reserve(max(1, batches), filling: 0)
+    }
+
+    /// Calls `body` with each channel's weight scale and bias as pointers (no bounds checks in the
+    /// GEMM's per-row loop).
+    func withChannelArrays(_ body: (UnsafePointer<Float>, UnsafePointer<Float>) -> Void) {
+        channelScales.withUnsafeBufferPointer { s in
+            bias.withUnsafeBufferPointer { b in
+                guard let sp = s.baseAddress, let bp = b.baseAddress else { return }
+                body(sp, bp)
+            }
+        }
     }
 
     /// The weights as int16; uint8 bytes are read as int8, as LiteRT's hybrid FULLY_CONNECTED reads them
@@ -159,7 +203,12 @@ final class HybridConvolutionKernel: OpKernel {
             bias = Array(try FloatOperand.read(b, node: node, role: "bias").prefix(channels))
         }
         let filter = try node.input(1)
-        if !filter.isConstant {
+        if usesGemm {
+            if !packedReady {
+                try QuantizedOperand.checkBytes(filter, node: node, role: "filter")
+                pack(filter)
+            }
+        } else if !filter.isConstant {
             try QuantizedOperand.checkBytes(filter, node: node, role: "filter")
             HybridConvolutionKernel.widenWeights(filter, into: weights.pointer)
         }
@@ -168,6 +217,9 @@ final class HybridConvolutionKernel: OpKernel {
         let q = quantized.pointer, x16 = input16.pointer, scales = batchScales.pointer
         for b in 0..<batches {
             let base = b * batchSize
+            if CPUFeatures.level >= 1, quantizeAVX2(x + base, symmetric: symmetric, into: x16 + base, scale: scales + b) {
+                continue
+            }
             var zero: Int32 = 0
             if symmetric {
                 scales[b] = FixedPoint.symmetricQuantize(x + base, count: batchSize, into: q + base)
@@ -179,9 +231,43 @@ final class HybridConvolutionKernel: OpKernel {
             for i in base..<(base + batchSize) { x16[i] = Int16(Int32(q[i]) - zero) }
         }
         switch kind {
-        case .fullyConnected: runFullyConnected(node, y)
-        case .conv: runConv(node, y)
+        case .fullyConnected: usesGemm ? runFullyConnectedGemm(node, y) : runFullyConnected(node, y)
+        case .conv: usesGemm ? runConvGemm(node, y) : runConv(node, y)
         case .depthwise: runDepthwise(node, y)
+        }
+    }
+
+    /// Quantizes one batch (row or image) straight to the GEMM's int16 operand `q − zero point`, as
+    /// the portable loop below does; false (nothing written) for an empty batch or one with a NaN,
+    /// whose min/max scan order matters: the portable loop takes those.
+    private func quantizeAVX2(
+        _ x: UnsafePointer<Float>, symmetric: Bool, into out: UnsafeMutablePointer<Int16>,
+        scale: UnsafeMutablePointer<Float>
+    ) -> Bool {
+        var lo: Float = 0, hi: Float = 0
+        guard batchSize > 0, omk_f32_minmax_avx2(x, batchSize, &lo, &hi) == 0 else { return false }
+        let p = symmetric ? FixedPoint.symmetricParameters(lo: lo, hi: hi) : FixedPoint.asymmetricParameters(lo: lo, hi: hi)
+        scale.pointee = p.scale
+        if p.allZero {
+            out.update(repeating: 0, count: batchSize)
+        } else {
+            omk_f32_quantize_i16_avx2(x, batchSize, p.scaleInv, p.offset, symmetric ? -127 : -128, 127, out)
+        }
+        return true
+    }
+
+    /// Widens the filter into a temporary buffer and packs it for the GEMM (only the packed copy is kept).
+    private func pack(_ filter: RuntimeTensor) {
+        let count = max(1, filter.elementCount)
+        let wide = UnsafeMutablePointer<Int16>.allocate(capacity: count)
+        defer { wide.deallocate() }
+        wide.initialize(repeating: 0, count: count)
+        HybridConvolutionKernel.widenWeights(filter, into: wide)
+        // [O][KH][KW][C] (conv) and [O][I] (fully connected) are the `[column][tap][k]` the packing reads.
+        if kind == .conv, let g = geometry {
+            packed.pack(taps: g.taps, depth: g.inputChannels, columns: channels, from: wide)
+        } else {
+            packed.pack(taps: 1, depth: depth, columns: channels, from: wide)
         }
     }
 

@@ -1,0 +1,50 @@
+/// Hybrid CONV_2D and FULLY_CONNECTED on the AVX2 int16 GEMM: the quantized activations (`q − zp`,
+/// int16) times the weights packed once in `prepare`, then per output `acc · (weight_scale[c] ·
+/// batch_scale) + bias[c]` as the portable loops compute it.
+extension HybridConvolutionKernel {
+    func runConvGemm(_ node: Node, _ y: UnsafeMutablePointer<Float>) {
+        guard let g = geometry else { return }
+        let x = UnsafePointer(input16.pointer), zero = UnsafePointer(zeroRow.pointer)
+        let mr = QuantizedIndirectGemm.mr, channels = self.channels
+        let scales = UnsafePointer(batchScalePointer), pixelsPerImage = g.outputHeight * g.outputWidth
+        let (lower, upper) = activation.floatRange
+        let gemm = QuantizedIndirectGemm(rows: g.outputPixels, weights: packed)
+        withChannelArrays { weightScale, bias in
+            gemm.run(
+                threads: node.threadCount,
+                rowPointers: { first, count, pointers in
+                    for r in 0..<mr {
+                        g.forEachTapOffset(pixel: first + min(r, count - 1)) { t, offset in
+                            pointers[t * mr + r] = offset.map { x + $0 } ?? zero
+                        }
+                    }
+                },
+                finish: { p, acc in
+                    let batchScale = scales[p / pixelsPerImage], out = y + p * channels
+                    for c in 0..<channels {
+                        out[c] = min(max(Float(acc[c]) * (weightScale[c] * batchScale) + bias[c], lower), upper)
+                    }
+                })
+        }
+    }
+
+    func runFullyConnectedGemm(_ node: Node, _ y: UnsafeMutablePointer<Float>) {
+        let x = UnsafePointer(input16.pointer), depth = self.depth, rows = batches
+        let mr = QuantizedIndirectGemm.mr, channels = self.channels, activation = self.activation
+        let scales = UnsafePointer(batchScalePointer)
+        let gemm = QuantizedIndirectGemm(rows: rows, weights: packed)
+        withChannelArrays { weightScale, bias in
+            gemm.run(
+                threads: node.threadCount,
+                rowPointers: { first, count, pointers in
+                    for r in 0..<mr { pointers[r] = x + (first + min(r, count - 1)) * depth }
+                },
+                finish: { row, acc in
+                    let rowScale = scales[row], out = y + row * channels
+                    for c in 0..<channels {
+                        out[c] = activation.apply(bias[c] + Float(acc[c]) * (weightScale[c] * rowScale))
+                    }
+                })
+        }
+    }
+}
