@@ -16,6 +16,7 @@ static OMK_VARIANT_TARGET void OMK_FN(tile)(const uint8_t *const *r, size_t dept
     for (size_t q = 0; q <= quads; q++) {
         if (q == quads && rest == 0) break;
         uint32_t word[4];
+        OMK_UNROLL
         for (int i = 0; i < 4; i++) {
             if (q < quads) {
                 memcpy(&word[i], r[i] + 4 * q, 4);
@@ -30,10 +31,12 @@ static OMK_VARIANT_TARGET void OMK_FN(tile)(const uint8_t *const *r, size_t dept
         // 64 bytes of 16 columns × 4 k, deinterleaved into one vector of 16 columns per k.
         const int8x16x4_t v = vld4q_s8(w);
         int16x8_t wl[4], wh[4];
+        OMK_UNROLL
         for (int k = 0; k < 4; k++) {
             wl[k] = vmovl_s8(vget_low_s8(v.val[k]));
             wh[k] = vmovl_high_s8(v.val[k]);
         }
+        OMK_UNROLL
         for (int i = 0; i < 4; i++) {
             // The row's 4 activations (0...255) as int16 lanes.
             const int16x4_t x = vget_low_s16(vreinterpretq_s16_u16(vmovl_u8(vcreate_u8((uint64_t)word[i]))));
@@ -47,6 +50,7 @@ static OMK_VARIANT_TARGET void OMK_FN(tile)(const uint8_t *const *r, size_t dept
         }
 #else
         const int8x16_t w0 = vld1q_s8(w), w1 = vld1q_s8(w + 16), w2 = vld1q_s8(w + 32), w3 = vld1q_s8(w + 48);
+        OMK_UNROLL
         for (int i = 0; i < 4; i++) {
 #if OMK_VARIANT_KIND == 2
             // Signed activations a − 128 (the caller adds 128 · Σ w back).

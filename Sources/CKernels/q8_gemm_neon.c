@@ -17,6 +17,13 @@
 #include <arm_neon.h>
 #include <string.h>
 
+/// Loops over a tile's rows must unroll completely, so that the accumulators stay in registers.
+#if defined(__clang__)
+#define OMK_UNROLL _Pragma("clang loop unroll(full)")
+#else
+#define OMK_UNROLL _Pragma("GCC unroll 4")
+#endif
+
 /// Rows whose terms are computed together before the column groups sweep over them.
 enum { ROW_BLOCK = 64 };
 
