@@ -26,6 +26,12 @@ void omk_q16_dwconv_pixel_neon(const int16_t *x, const int16_t *w, size_t channe
 void omk_requantize_i32_neon(int32_t *acc, size_t count, const int32_t *bias, const int32_t *multiplier,
                              const int32_t *shift, const uint8_t *gemm_rounding, int32_t zero_point, int32_t lo,
                              int32_t hi);
+void omk_requantize_i32_to_8_neon(const int32_t *acc, size_t count, const int32_t *bias, const int32_t *multiplier,
+                                  const int32_t *shift, const uint8_t *gemm_rounding, int32_t zero_point, int32_t lo,
+                                  int32_t hi, uint8_t *out);
+void omk_requantize_gemm_to_8_neon(const int32_t *acc, size_t count, const int32_t *bias, const int32_t *multiplier,
+                                   const int32_t *left, const int64_t *addend, const int64_t *shift,
+                                   int32_t zero_point, int32_t lo, int32_t hi, uint8_t *out);
 void omk_q8_add_neon(const void *a, const void *b, void *out, size_t count, int is_signed,
                      const omk_q8_add_params *p);
 

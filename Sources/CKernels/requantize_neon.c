@@ -1,6 +1,7 @@
 #include "kernels_arm.h"
 
-// omk_requantize_i32 four channels at a time on aarch64 NEON, the same integers lane by lane:
+// omk_requantize_i32 four channels at a time on aarch64 NEON, the same integers lane by lane (and
+// the byte-storing stages of omk_requantize_i32_to_8_avx512 / omk_requantize_gemm_to_8_avx512):
 // `vqrdmulhq_s32` is gemmlowp's SaturatingRoundingDoublingHighMul exactly (saturation included),
 // the reference rounding is RoundingDivideByPOT written out (mask, remainder, threshold), and the
 // GEMM variant's round-half-up shift is SRSHL, which rounds without intermediate overflow.
@@ -63,6 +64,82 @@ void omk_requantize_i32_neon(int32_t *acc, size_t count, const int32_t *bias, co
         memcpy(g, gemm_rounding + c, n);
         vst1q_s32(a, stage4(vld1q_s32(a), b, m, s, g, zp, vlo, vhi));
         memcpy(acc + c, a, n * 4);
+    }
+}
+
+/// The low bytes of four int32 lanes (values already clamped to an 8-bit type's range).
+static inline void store4(uint8_t *out, int32x4_t v) {
+    const uint8x8_t b = vreinterpret_u8_s8(vmovn_s16(vcombine_s16(vmovn_s32(v), vmovn_s32(v))));
+    const uint32_t word = vget_lane_u32(vreinterpret_u32_u8(b), 0);
+    memcpy(out, &word, 4);
+}
+
+void omk_requantize_i32_to_8_neon(const int32_t *acc, size_t count, const int32_t *bias, const int32_t *multiplier,
+                                  const int32_t *shift, const uint8_t *gemm_rounding, int32_t zero_point, int32_t lo,
+                                  int32_t hi, uint8_t *out) {
+    const int32x4_t zp = vdupq_n_s32(zero_point), vlo = vdupq_n_s32(lo), vhi = vdupq_n_s32(hi);
+    size_t c = 0;
+    for (; c + 4 <= count; c += 4) {
+        uint8_t b[4];
+        store4(b, stage4(vld1q_s32(acc + c), bias + c, multiplier + c, shift + c, gemm_rounding + c, zp, vlo, vhi));
+        memcpy(out + c, b, 4);
+    }
+    if (c < count) {
+        const size_t n = count - c;
+        int32_t a[4] = {0}, bs[4] = {0}, m[4] = {0}, s[4] = {0};
+        uint8_t g[4] = {0}, b[4];
+        memcpy(a, acc + c, n * 4);
+        memcpy(bs, bias + c, n * 4);
+        memcpy(m, multiplier + c, n * 4);
+        memcpy(s, shift + c, n * 4);
+        memcpy(g, gemm_rounding + c, n);
+        store4(b, stage4(vld1q_s32(a), bs, m, s, g, zp, vlo, vhi));
+        memcpy(out + c, b, n);
+    }
+}
+
+/// Sixteen channels of the GEMM-rounding stage from the prepared parameters (see
+/// omk_requantize_gemm_to_8_avx512): entries of block `base` hold the even channels' addend and
+/// shift first, then the odd ones'.
+static inline void gemm_stage16(const int32_t *acc, const int32_t *bias, const int32_t *multiplier,
+                                const int32_t *left, const int64_t *addend, const int64_t *shift, int32x4_t zp,
+                                int32x4_t lo, int32x4_t hi, uint8_t *out) {
+    int32x4_t v[4];
+    for (int q = 0; q < 4; q++) {
+        const int32x4_t x = vshlq_s32(vaddq_s32(vld1q_s32(acc + 4 * q), vld1q_s32(bias + 4 * q)),
+                                      vld1q_s32(left + 4 * q));
+        const int32x4_t m = vld1q_s32(multiplier + 4 * q);
+        const int64x2_t ae = vld1q_s64(addend + 2 * q), ao = vld1q_s64(addend + 8 + 2 * q);
+        const int64x2_t se = vld1q_s64(shift + 2 * q), so = vld1q_s64(shift + 8 + 2 * q);
+        int64x2_t l = vaddq_s64(vmull_s32(vget_low_s32(x), vget_low_s32(m)), vzip1q_s64(ae, ao));
+        int64x2_t h = vaddq_s64(vmull_high_s32(x, m), vzip2q_s64(ae, ao));
+        l = vshlq_s64(l, vnegq_s64(vzip1q_s64(se, so)));
+        h = vshlq_s64(h, vnegq_s64(vzip2q_s64(se, so)));
+        v[q] = vminq_s32(vmaxq_s32(vaddq_s32(vcombine_s32(vmovn_s64(l), vmovn_s64(h)), zp), lo), hi);
+    }
+    const int16x8_t h0 = vcombine_s16(vmovn_s32(v[0]), vmovn_s32(v[1]));
+    const int16x8_t h1 = vcombine_s16(vmovn_s32(v[2]), vmovn_s32(v[3]));
+    vst1q_u8(out, vreinterpretq_u8_s8(vcombine_s8(vmovn_s16(h0), vmovn_s16(h1))));
+}
+
+void omk_requantize_gemm_to_8_neon(const int32_t *acc, size_t count, const int32_t *bias, const int32_t *multiplier,
+                                   const int32_t *left, const int64_t *addend, const int64_t *shift,
+                                   int32_t zero_point, int32_t lo, int32_t hi, uint8_t *out) {
+    const int32x4_t zp = vdupq_n_s32(zero_point), vlo = vdupq_n_s32(lo), vhi = vdupq_n_s32(hi);
+    size_t c = 0;
+    for (; c + 16 <= count; c += 16) {
+        gemm_stage16(acc + c, bias + c, multiplier + c, left + c, addend + c, shift + c, zp, vlo, vhi, out + c);
+    }
+    if (c < count) {
+        // The last block through zero-padded copies of the accumulators and biases (the parameter
+        // arrays hold whole blocks of 16).
+        const size_t n = count - c;
+        int32_t a[16] = {0}, b[16] = {0};
+        uint8_t o[16];
+        memcpy(a, acc + c, n * 4);
+        memcpy(b, bias + c, n * 4);
+        gemm_stage16(a, b, multiplier + c, left + c, addend + c, shift + c, zp, vlo, vhi, o);
+        memcpy(out + c, o, n);
     }
 }
 
