@@ -74,6 +74,7 @@ static void run_table(const char *name, const omk_kernel_table *t) {
     test_add(name, t);
     test_q8_gemm(name, t);
     test_q8_conv(name, t);
+    test_q8_dwconv(name, t);
 }
 
 /// The process table (OPENMLKIT_KERNELS applied) through the ISA-neutral entry points.

@@ -377,3 +377,104 @@ void test_q8_conv(const char *name, const omk_kernel_table *t) {
     result(name, "q8_conv (fused)", cases, failed);
 }
 
+
+// ---------------------------------------------------------------- 8-bit depthwise, packed
+
+/// One packed depthwise kernel (`kernel` as omk_q8_dwconv_pack takes it) against the scalar
+/// definition: Σ (x − zx)·w over the taps inside the image, then omk_requantize_i32, as bytes.
+static void test_dwconv_kernel(const char *name, int kernel) {
+    int cases = 0, failed = 0;
+    for (int it = 0; it < 150; it++) {
+        omk_q8_dwconv_shape s;
+        memset(&s, 0, sizeof s);
+        s.batch = (size_t)rnd(1, 2);
+        s.input_height = (size_t)rnd(1, 9);
+        s.input_width = (size_t)rnd(1, 12);
+        s.channels = (size_t)(it < 20 ? it + 1 : rnd(1, 70));
+        s.filter_height = (size_t)rnd(1, 5);
+        s.filter_width = (size_t)rnd(1, 5);
+        s.stride_height = (size_t)rnd(1, 2);
+        s.stride_width = (size_t)rnd(1, 2);
+        s.dilation_height = (size_t)rnd(1, 2);
+        s.dilation_width = (size_t)rnd(1, 2);
+        s.pad_top = rnd(0, 2);
+        s.pad_left = rnd(0, 2);
+        const ptrdiff_t eh = (ptrdiff_t)((s.filter_height - 1) * s.dilation_height + 1);
+        const ptrdiff_t ew = (ptrdiff_t)((s.filter_width - 1) * s.dilation_width + 1);
+        const ptrdiff_t oh = ((ptrdiff_t)s.input_height + 2 * s.pad_top - eh) / (ptrdiff_t)s.stride_height + 1;
+        const ptrdiff_t ow = ((ptrdiff_t)s.input_width + 2 * s.pad_left - ew) / (ptrdiff_t)s.stride_width + 1;
+        if (oh < 1 || ow < 1) { it--; continue; }
+        s.output_height = (size_t)oh;
+        s.output_width = (size_t)ow;
+        const int is_signed = it % 2, edge = it % 5 == 0;
+        s.activations_signed = is_signed;
+        s.input_zero_point = is_signed ? rnd(-128, 127) : rnd(0, 255);
+        s.output_zero_point = is_signed ? rnd(-128, 127) : rnd(0, 255);
+        s.output_min = is_signed ? (edge ? -128 : rnd(-128, 0)) : (edge ? 0 : rnd(0, 128));
+        s.output_max = is_signed ? (edge ? 127 : rnd(0, 127)) : (edge ? 255 : rnd(128, 255));
+        const size_t c = s.channels, taps = s.filter_height * s.filter_width;
+        const size_t n = s.batch * s.input_height * s.input_width * c;
+        uint8_t *input = malloc(n);
+        for (size_t i = 0; i < n; i++) input[i] = (uint8_t)(edge ? (rnd(0, 1) ? 0 : 255) : rnd(0, 255));
+        // Weights minus the filter zero point: int8 ones, or uint8 ones in [-255, 254].
+        int16_t *w = malloc(taps * c * sizeof(int16_t));
+        for (size_t i = 0; i < taps * c; i++) w[i] = (int16_t)(is_signed ? rnd(-128, 127) : rnd(-255, 254));
+        int32_t *bias = malloc(c * 4), *m = malloc(c * 4), *sh = malloc(c * 4);
+        uint8_t *g = malloc(c);
+        for (size_t j = 0; j < c; j++) {
+            bias[j] = rnd(-30000, 30000);
+            m[j] = rnd_multiplier(edge && rnd(0, 1));
+            // VNNI's single shift takes right shifts up to 22.
+            sh[j] = rnd(-22, it % 4 == 0 ? 4 : 0);
+            g[j] = (uint8_t)rnd(0, 1);
+        }
+        const size_t size = omk_q8_dwconv_packed_size(&s, kernel);
+        void *packed = size ? malloc(size) : NULL;
+        const size_t rows = s.batch * s.output_height, out_bytes = rows * s.output_width * c;
+        uint8_t *got = malloc(out_bytes), *want = malloc(out_bytes);
+        memset(got, 0xA5, out_bytes);
+        int ok = packed && omk_q8_dwconv_pack(&s, kernel, w, bias, m, sh, g, packed);
+        if (ok) {
+            const size_t split = rows > 1 ? (size_t)rnd(1, (int32_t)rows - 1) : rows;
+            omk_q8_dwconv_rows(&s, packed, input, got, 0, split);
+            omk_q8_dwconv_rows(&s, packed, input, got, split, rows);
+            int32_t *acc = malloc(c * 4);
+            for (size_t r = 0; r < rows; r++) {
+                const size_t b = r / s.output_height, oy = r % s.output_height;
+                for (size_t ox = 0; ox < s.output_width; ox++) {
+                    for (size_t j = 0; j < c; j++) {
+                        uint32_t sum = 0;
+                        for (size_t ky = 0; ky < s.filter_height; ky++) {
+                            for (size_t kx = 0; kx < s.filter_width; kx++) {
+                                const ptrdiff_t iy = (ptrdiff_t)(oy * s.stride_height + ky * s.dilation_height) - s.pad_top;
+                                const ptrdiff_t ix = (ptrdiff_t)(ox * s.stride_width + kx * s.dilation_width) - s.pad_left;
+                                if (iy < 0 || iy >= (ptrdiff_t)s.input_height || ix < 0 || ix >= (ptrdiff_t)s.input_width)
+                                    continue;
+                                const uint8_t byte =
+                                    input[((b * s.input_height + (size_t)iy) * s.input_width + (size_t)ix) * c + j];
+                                const int32_t x = is_signed ? (int8_t)byte : byte;
+                                sum += (uint32_t)((x - s.input_zero_point) * w[(ky * s.filter_width + kx) * c + j]);
+                            }
+                        }
+                        acc[j] = (int32_t)sum;
+                    }
+                    omk_requantize_i32(acc, c, bias, m, sh, g, s.output_zero_point, s.output_min, s.output_max);
+                    for (size_t j = 0; j < c; j++) want[(r * s.output_width + ox) * c + j] = (uint8_t)acc[j];
+                }
+            }
+            free(acc);
+        }
+        cases++;
+        // A kernel that declines parameters generated inside its documented range fails too.
+        failed += !ok || memcmp(got, want, out_bytes) != 0;
+        free(input); free(w); free(bias); free(m); free(sh); free(g); free(packed); free(got); free(want);
+    }
+    char op[40];
+    snprintf(op, sizeof op, "q8_dwconv (kernel %d)", kernel);
+    result(name, op, cases, failed);
+}
+
+void test_q8_dwconv(const char *name, const omk_kernel_table *t) {
+    if (t->q8_dwconv_kernel) test_dwconv_kernel(name, t->q8_dwconv_kernel);
+    if (t->q8_dwconv_fallback) test_dwconv_kernel(name, t->q8_dwconv_fallback);
+}

@@ -145,7 +145,8 @@ typedef struct {
     int activations_signed;
 } omk_q8_dwconv_shape;
 
-/// Bytes to allocate for omk_q8_dwconv_pack's buffer with `kernel` 3 (AVX-512 VNNI) or 1 (AVX2);
+/// Bytes to allocate for omk_q8_dwconv_pack's buffer with `kernel` 3 (AVX-512 VNNI), 2 (aarch64
+/// NEON) or 1 (AVX2);
 /// 0 when that kernel does not take this shape (filter taller than 8 rows, or a filter row wider
 /// than 64 input columns with its dilation).
 size_t omk_q8_dwconv_packed_size(const omk_q8_dwconv_shape *shape, int kernel);
@@ -155,7 +156,8 @@ size_t omk_q8_dwconv_packed_size(const omk_q8_dwconv_shape *shape, int kernel);
 /// `multiplier`, `shift` and `gemm_rounding` per channel as for omk_requantize_i32. Returns 0 (and
 /// the caller keeps its general path) when the kernel cannot give exactly omk_requantize_i32's
 /// results: a multiplier of INT32_MIN, a shift outside [-31, 30], or (VNNI) a weight of 255.
-/// Portable C; call with kernel 3 only when omk_cpu_level() >= 3, 1 when >= 1.
+/// Portable C; use the kernels the table names (`q8_dwconv_kernel`, `q8_dwconv_fallback`): 3 only
+/// when omk_cpu_level() >= 3, 1 when >= 1, 2 only on aarch64.
 int omk_q8_dwconv_pack(const omk_q8_dwconv_shape *shape, int kernel, const int16_t *weights, const int32_t *bias,
                        const int32_t *multiplier, const int32_t *shift, const uint8_t *gemm_rounding, void *packed);
 
