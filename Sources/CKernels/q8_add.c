@@ -32,6 +32,67 @@ static input_stage input(int32_t offset, int32_t multiplier, int32_t shift, int3
     return s;
 }
 
+#if defined(__aarch64__)
+#include <arm_neon.h>
+
+#include "kernels_arm.h"
+
+/// One input's stage on four lanes: offset, shifts by (wrapping left, truncating right) amounts,
+/// then the doubling high multiply (`vqrdmulhq_s32`, as LiteRT's NEON blocks themselves run it).
+static inline int32x4_t input4(int32x4_t x, const input_stage *s) {
+    int32x4_t v = vaddq_s32(x, vdupq_n_s32(s->offset));
+    v = vshlq_s32(vshlq_s32(v, vdupq_n_s32(s->pre_left)), vdupq_n_s32(-s->pre_right));
+    v = vqrdmulhq_s32(v, vdupq_n_s32(s->multiplier));
+    return vshlq_s32(vshlq_s32(v, vdupq_n_s32(s->post_left)), vdupq_n_s32(-s->post_right));
+}
+
+/// Eight bytes widened to two vectors of four int32 lanes.
+static inline void widen8(uint8x8_t bytes, int is_signed, int32x4_t *lo, int32x4_t *hi) {
+    const int16x8_t h = is_signed ? vmovl_s8(vreinterpret_s8_u8(bytes)) : vreinterpretq_s16_u16(vmovl_u8(bytes));
+    *lo = vmovl_s16(vget_low_s16(h));
+    *hi = vmovl_high_s16(h);
+}
+
+void omk_q8_add_neon(const void *a, const void *b, void *out, size_t count, int is_signed,
+                     const omk_q8_add_params *p) {
+    const input_stage s1 = input(p->input1_offset, p->input1_multiplier, p->input1_shift, p->left_shift, is_signed);
+    const input_stage s2 = input(p->input2_offset, p->input2_multiplier, p->input2_shift, p->left_shift, is_signed);
+    const int32_t exponent = p->output_shift < 0 ? -p->output_shift : 0;
+    const int32_t pot_mask = (int32_t)(((int64_t)1 << exponent) - 1);
+    const int32x4_t mask = vdupq_n_s32(pot_mask), half = vdupq_n_s32(pot_mask >> 1);
+    const int32x4_t out_mult = vdupq_n_s32(p->output_multiplier), right = vdupq_n_s32(-exponent);
+    const int32x4_t zp = vdupq_n_s32(p->output_offset);
+    const int32x4_t lower = vdupq_n_s32(is_signed ? -128 : 0), upper = vdupq_n_s32(is_signed ? 127 : 255);
+    const int32x4_t act_min = vdupq_n_s32(p->activation_min), act_max = vdupq_n_s32(p->activation_max);
+    const uint8_t *pa = (const uint8_t *)a, *pb = (const uint8_t *)b;
+    uint8_t *po = (uint8_t *)out;
+    for (size_t i = 0; i < count; i += 8) {
+        const size_t n = count - i < 8 ? count - i : 8;
+        uint8_t ta[8] = {0}, tb[8] = {0}, to[8];
+        memcpy(ta, pa + i, n);
+        memcpy(tb, pb + i, n);
+        int32x4_t x[2], y[2], r[2];
+        widen8(vld1_u8(ta), is_signed, &x[0], &x[1]);
+        widen8(vld1_u8(tb), is_signed, &y[0], &y[1]);
+        for (int h = 0; h < 2; h++) {
+            const int32x4_t high = vqrdmulhq_s32(vaddq_s32(input4(x[h], &s1), input4(y[h], &s2)), out_mult);
+            // RoundingDivideByPOT: x >> e, plus one when the remainder exceeds half (ties away from zero).
+            const int32x4_t threshold = vsubq_s32(half, vreinterpretq_s32_u32(vcltzq_s32(high)));
+            const int32x4_t up = vreinterpretq_s32_u32(vcgtq_s32(vandq_s32(high, mask), threshold));
+            int32x4_t v = vsubq_s32(vshlq_s32(high, right), up);
+            // The zero point is added in int16 lanes (wrapping), then saturated to the element type.
+            v = vshrq_n_s32(vshlq_n_s32(vaddq_s32(v, zp), 16), 16);
+            v = vminq_s32(vmaxq_s32(v, lower), upper);
+            r[h] = vminq_s32(vmaxq_s32(v, act_min), act_max);
+        }
+        const int16x8_t narrow = vcombine_s16(vmovn_s32(r[0]), vmovn_s32(r[1]));
+        vst1_u8(to, vreinterpret_u8_s8(vmovn_s16(narrow)));
+        memcpy(po + i, to, n);
+    }
+}
+
+#endif
+
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 

@@ -91,8 +91,33 @@ static void dw_write_params(uint8_t *p, size_t lanes, const size_t *channel_of, 
 }
 
 
+/// Kernel 2 (NEON) blocks: per 16 channels the output stage as arrays, then the weights per tap.
+static void dw_pack_neon(const omk_q8_dwconv_shape *s, const int16_t *weights, const dw_channel *ch, uint8_t *p) {
+    const size_t channels = s->channels, taps = s->filter_height * s->filter_width, blocks = (channels + 15) / 16;
+    for (size_t b = 0; b < blocks; b++, p += dw_neon_block_bytes(s)) {
+        int32_t *bias = (int32_t *)p, *mult = bias + 16, *left = mult + 16, *zp = left + 16;
+        int64_t *addend = (int64_t *)(zp + 16), *shift = addend + 16, *negfix = shift + 16;
+        int16_t *w = (int16_t *)(p + DW_NEON_PARAM_BYTES);
+        for (size_t j = 0; j < 16; j++) {
+            const size_t c = b * 16 + j;
+            // Lanes past the channels compute zeros that are never stored.
+            const dw_channel none = {0, 0, 0, 0, 0, 31, 0};
+            const dw_channel *d = c < channels ? &ch[c] : &none;
+            bias[j] = d->bias;
+            mult[j] = d->multiplier;
+            left[j] = d->left;
+            zp[j] = d->zero_point;
+            addend[j] = d->addend;
+            shift[j] = d->shift;
+            negfix[j] = d->negfix;
+            for (size_t t = 0; t < taps; t++) w[t * 16 + j] = c < channels ? weights[t * channels + c] : 0;
+        }
+    }
+}
+
 size_t omk_q8_dwconv_packed_size(const omk_q8_dwconv_shape *s, int kernel) {
-    if (!dw_supported(s) || (kernel != 3 && kernel != 1)) return 0;
+    if (!dw_supported(s) || (kernel != 3 && kernel != 2 && kernel != 1)) return 0;
+    if (kernel == 2) return 64 + dw_blocks_offset(s->channels) + (s->channels + 15) / 16 * dw_neon_block_bytes(s);
     const size_t groups = (s->filter_height + 3) / 4, width = kernel == 3 ? 64 : 16;
     const size_t blocks = (s->channels + width - 1) / width;
     // The header, the per-channel parameters, the blocks and alignment slack.
@@ -101,7 +126,7 @@ size_t omk_q8_dwconv_packed_size(const omk_q8_dwconv_shape *s, int kernel) {
 
 int omk_q8_dwconv_pack(const omk_q8_dwconv_shape *s, int kernel, const int16_t *weights, const int32_t *bias,
                        const int32_t *multiplier, const int32_t *shift, const uint8_t *gemm_rounding, void *packed) {
-    if (!dw_supported(s) || (kernel != 3 && kernel != 1)) return 0;
+    if (!dw_supported(s) || (kernel != 3 && kernel != 2 && kernel != 1)) return 0;
     const size_t kh = s->filter_height, kw = s->filter_width, channels = s->channels;
     const size_t groups = (kh + 3) / 4, taps = kh * kw;
     // VNNI multiplies unsigned input bytes (int8 inputs offset by 128) by signed weight bytes: int8
@@ -132,6 +157,10 @@ int omk_q8_dwconv_pack(const omk_q8_dwconv_shape *s, int kernel, const int16_t *
     h->has_left = has_left;
     h->has_negfix = has_negfix;
     uint8_t *p = base + dw_blocks_offset(channels);
+    if (kernel == 2) {
+        dw_pack_neon(s, weights, ch, p);
+        return 1;
+    }
     const size_t width = kernel == 3 ? 64 : 16, blocks = (channels + width - 1) / width;
     for (size_t b = 0; b < blocks; b++) {
         const size_t c0 = b * width;
@@ -220,6 +249,10 @@ void omk_q8_dwconv_rows(const omk_q8_dwconv_shape *s, const void *packed, const 
         omk_q8_dwconv_rows_vnni(s, h, base + dw_blocks_offset(s->channels), input, output, first_row, end_row);
     } else if (h->kernel == 1) {
         omk_q8_dwconv_rows_avx2(s, h, base + dw_blocks_offset(s->channels), input, output, first_row, end_row);
+    }
+#elif defined(__aarch64__)
+    if (h->kernel == 2) {
+        omk_q8_dwconv_rows_neon(s, h, base + dw_blocks_offset(s->channels), input, output, first_row, end_row);
     }
 #else
     (void)h; (void)input; (void)output;

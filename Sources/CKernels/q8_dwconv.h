@@ -50,6 +50,14 @@ static inline size_t dw_block_bytes(const omk_q8_dwconv_shape *s, int kernel, si
     return dw_weight_bytes(s, kernel, groups) + DW_PARAM_BYTES;
 }
 
+/// NEON blocks (kernel 2) of 16 channels: the output stage as arrays of 16 (int32 bias, multiplier,
+/// left shift, zero point; int64 addend, shift, negfix: 640 bytes), then the weights `[KH][KW][16]`
+/// as int16.
+#define DW_NEON_PARAM_BYTES 640
+static inline size_t dw_neon_block_bytes(const omk_q8_dwconv_shape *s) {
+    return DW_NEON_PARAM_BYTES + s->filter_height * s->filter_width * 16 * sizeof(int16_t);
+}
+
 /// Where one output row reads: per group slot (4g + k) the input row's first byte for this
 /// channel block, or NULL when the filter row lies outside the image (or past the filter).
 typedef struct {
@@ -69,11 +77,17 @@ static inline void dw_row_sources(const omk_q8_dwconv_shape *s, const uint8_t *i
     }
 }
 
-/// The row kernels (x86 only; call only at the CPU levels omk_q8_dwconv_pack checked): output rows
+/// The x86 row kernels ( call only at the CPU levels omk_q8_dwconv_pack checked): output rows
 /// [first, end) from the blocks at `packed` (after the header and the per-channel parameters).
 void omk_q8_dwconv_rows_vnni(const omk_q8_dwconv_shape *s, const dw_header *h, const uint8_t *packed,
                              const uint8_t *input, uint8_t *output, size_t first, size_t end);
 void omk_q8_dwconv_rows_avx2(const omk_q8_dwconv_shape *s, const dw_header *h, const uint8_t *packed,
                              const uint8_t *input, uint8_t *output, size_t first, size_t end);
+
+#if defined(__aarch64__)
+/// The NEON row kernel (q8_dwconv_neon.c), kernel 2.
+void omk_q8_dwconv_rows_neon(const omk_q8_dwconv_shape *s, const dw_header *h, const uint8_t *packed,
+                             const uint8_t *input, uint8_t *output, size_t first, size_t end);
+#endif
 
 #endif

@@ -145,7 +145,8 @@ typedef struct {
     int activations_signed;
 } omk_q8_dwconv_shape;
 
-/// Bytes to allocate for omk_q8_dwconv_pack's buffer with `kernel` 3 (AVX-512 VNNI) or 1 (AVX2);
+/// Bytes to allocate for omk_q8_dwconv_pack's buffer with `kernel` 3 (AVX-512 VNNI), 2 (aarch64
+/// NEON) or 1 (AVX2);
 /// 0 when that kernel does not take this shape (filter taller than 8 rows, or a filter row wider
 /// than 64 input columns with its dilation).
 size_t omk_q8_dwconv_packed_size(const omk_q8_dwconv_shape *shape, int kernel);
@@ -155,7 +156,8 @@ size_t omk_q8_dwconv_packed_size(const omk_q8_dwconv_shape *shape, int kernel);
 /// `multiplier`, `shift` and `gemm_rounding` per channel as for omk_requantize_i32. Returns 0 (and
 /// the caller keeps its general path) when the kernel cannot give exactly omk_requantize_i32's
 /// results: a multiplier of INT32_MIN, a shift outside [-31, 30], or (VNNI) a weight of 255.
-/// Portable C; call with kernel 3 only when omk_cpu_level() >= 3, 1 when >= 1.
+/// Portable C; use the kernels the table names (`q8_dwconv_kernel`, `q8_dwconv_fallback`): 3 only
+/// when omk_cpu_level() >= 3, 1 when >= 1, 2 only on aarch64.
 int omk_q8_dwconv_pack(const omk_q8_dwconv_shape *shape, int kernel, const int16_t *weights, const int32_t *bias,
                        const int32_t *multiplier, const int32_t *shift, const uint8_t *gemm_rounding, void *packed);
 
@@ -272,5 +274,92 @@ void omk_q8_pack_weights_words(const uint8_t *src, size_t depth, size_t columns,
                                uint8_t *dst, int32_t *sums);
 
 #include "hybrid_quantize.h"
+
+/// The kernels one CPU runs, one entry per operation, filled once (pthread_once) from the CPU's
+/// features: x86 cpuid (AVX2 + FMA, AVX-512 F/BW/VL/DQ, VNNI); aarch64 NEON always, with the
+/// dot-product (SDOT/UDOT) and I8MM (USDOT/SUDOT) variants of the 8-bit GEMM where the CPU reports
+/// them (Linux: getauxval; Apple: sysctlbyname `hw.optional.arm.FEAT_DotProd` / `FEAT_I8MM`).
+/// `OPENMLKIT_KERNELS` lowers the choice, never raises it: `portable` (no C SIMD kernel), `avx2`,
+/// `avx512` on x86; `neon`, `dotprod`, `i8mm` on aarch64 (a value for the other architecture, or an
+/// unknown one, changes nothing). A NULL entry means "no C kernel here: use the portable Swift
+/// path"; the requantization entry is never NULL (portable C at worst). Each entry has the contract
+/// of the ISA-specific function documented below; the ISA-neutral `omk_*` entry points call them.
+typedef struct {
+    /// A short name of the choice ("avx512+vnni", "neon+dotprod", "portable", ...).
+    const char *name;
+    /// The x86 level as `omk_cpu_level` reports it (0 on other CPUs).
+    int x86_level;
+    /// aarch64: 0 none (portable), 1 NEON, 2 NEON + dot product, 3 NEON + dot product + I8MM.
+    int arm_level;
+    void (*f32_gemm_8x16)(const float *const *a, size_t rows, size_t taps, size_t depth, const float *b,
+                          const float *bias, float lower, float upper, float *c, size_t ldc, size_t columns);
+    void (*f32_gemv_16)(const float *const *a, size_t taps, size_t depth, const float *b, const float *bias,
+                        float lower, float upper, float *c, size_t columns);
+    void (*f32_dwconv_pixel)(const float *x, const float *w, size_t channels, size_t tap_rows, size_t tap_columns,
+                             size_t x_step, size_t x_row_step, size_t w_row_step, const float *bias, float lower,
+                             float upper, float *out);
+    void (*f32_dwconv_pixels4)(const float *x, const float *w, size_t channels, size_t tap_rows,
+                               size_t tap_columns, size_t x_step, size_t x_row_step, size_t w_row_step,
+                               size_t pixel_step, const float *bias, float lower, float upper, float *out);
+    void (*q16_gemm_8x8)(const int16_t *const *a, size_t taps, size_t depth, const int16_t *b, int32_t *acc,
+                         size_t ldacc);
+    void (*q16_dwconv_pixel)(const int16_t *x, const int16_t *w, size_t channels, size_t tap_rows,
+                             size_t tap_columns, size_t x_step, size_t x_row_step, size_t w_row_step, int32_t *acc);
+    void (*q8_gemm)(const omk_q8_gemm_params *p, const uint8_t *a, size_t lda, size_t rows, size_t group_begin,
+                    size_t group_end, uint8_t *out, size_t ldo, uint8_t *scratch);
+    void (*q8_conv)(const omk_q8_gemm_params *p, const omk_q8_im2col_params *g, size_t row_begin, size_t row_end,
+                    size_t group_begin, size_t group_end, uint8_t *out, size_t ldo, uint8_t *scratch);
+    void (*requantize_i32)(int32_t *acc, size_t count, const int32_t *bias, const int32_t *multiplier,
+                           const int32_t *shift, const uint8_t *gemm_rounding, int32_t zero_point, int32_t lo,
+                           int32_t hi);
+    void (*requantize_i32_to_8)(const int32_t *acc, size_t count, const int32_t *bias, const int32_t *multiplier,
+                                const int32_t *shift, const uint8_t *gemm_rounding, int32_t zero_point,
+                                int32_t lo, int32_t hi, uint8_t *out);
+    void (*requantize_gemm_to_8)(const int32_t *acc, size_t count, const int32_t *bias, const int32_t *multiplier,
+                                 const int32_t *left, const int64_t *addend, const int64_t *shift,
+                                 int32_t zero_point, int32_t lo, int32_t hi, uint8_t *out);
+    void (*q8_add)(const void *a, const void *b, void *out, size_t count, int is_signed,
+                   const omk_q8_add_params *p);
+    /// The `kernel` argument of omk_q8_dwconv_packed_size / _pack to try first, then second (0: none).
+    int q8_dwconv_kernel, q8_dwconv_fallback;
+} omk_kernel_table;
+
+/// This CPU's table (filled on the first call, thread-safe; never NULL).
+const omk_kernel_table *omk_kernels(void);
+
+/// The table of one named choice ("portable", "avx2", "avx512", "avx512+vnni", "neon", "dotprod",
+/// "i8mm") into `out`: 1, or 0 when this CPU cannot run it (for tests that run every variant).
+int omk_kernel_table_named(const char *name, omk_kernel_table *out);
+
+/// ISA-neutral entry points: each calls this CPU's table entry (which must not be NULL: the caller
+/// checks `omk_kernels()` when it prepares a node). `omk_q8_gemm_scratch_bytes` sizes scratch for
+/// both `omk_q8_gemm` and `omk_q8_conv` on every architecture.
+void omk_f32_gemm_8x16(const float *const *a, size_t rows, size_t taps, size_t depth, const float *b,
+                       const float *bias, float lower, float upper, float *c, size_t ldc, size_t columns);
+void omk_f32_gemv_16(const float *const *a, size_t taps, size_t depth, const float *b, const float *bias,
+                     float lower, float upper, float *c, size_t columns);
+void omk_f32_dwconv_pixel(const float *x, const float *w, size_t channels, size_t tap_rows, size_t tap_columns,
+                          size_t x_step, size_t x_row_step, size_t w_row_step, const float *bias, float lower,
+                          float upper, float *out);
+void omk_f32_dwconv_pixels4(const float *x, const float *w, size_t channels, size_t tap_rows, size_t tap_columns,
+                            size_t x_step, size_t x_row_step, size_t w_row_step, size_t pixel_step,
+                            const float *bias, float lower, float upper, float *out);
+void omk_q16_gemm_8x8(const int16_t *const *a, size_t taps, size_t depth, const int16_t *b, int32_t *acc,
+                      size_t ldacc);
+void omk_q16_dwconv_pixel(const int16_t *x, const int16_t *w, size_t channels, size_t tap_rows, size_t tap_columns,
+                          size_t x_step, size_t x_row_step, size_t w_row_step, int32_t *acc);
+void omk_q8_gemm(const omk_q8_gemm_params *p, const uint8_t *a, size_t lda, size_t rows, size_t group_begin,
+                 size_t group_end, uint8_t *out, size_t ldo, uint8_t *scratch);
+void omk_q8_conv(const omk_q8_gemm_params *p, const omk_q8_im2col_params *g, size_t row_begin, size_t row_end,
+                 size_t group_begin, size_t group_end, uint8_t *out, size_t ldo, uint8_t *scratch);
+void omk_requantize(int32_t *acc, size_t count, const int32_t *bias, const int32_t *multiplier, const int32_t *shift,
+                    const uint8_t *gemm_rounding, int32_t zero_point, int32_t lo, int32_t hi);
+void omk_requantize_to_8(const int32_t *acc, size_t count, const int32_t *bias, const int32_t *multiplier,
+                         const int32_t *shift, const uint8_t *gemm_rounding, int32_t zero_point, int32_t lo,
+                         int32_t hi, uint8_t *out);
+void omk_requantize_gemm_to_8(const int32_t *acc, size_t count, const int32_t *bias, const int32_t *multiplier,
+                              const int32_t *left, const int64_t *addend, const int64_t *shift, int32_t zero_point,
+                              int32_t lo, int32_t hi, uint8_t *out);
+void omk_q8_add(const void *a, const void *b, void *out, size_t count, int is_signed, const omk_q8_add_params *p);
 
 #endif

@@ -23,7 +23,7 @@ enum DepthwiseMicrokernel {
         let inputRowStride = g.inputWidth * channels
         let filterRowStride = g.filterWidth * channels
         let xStep = g.dilationWidth * channels
-        let useAVX2 = CPUFeatures.level >= 1
+        let useAVX2 = CPUFeatures.floatDepthwise
         var ox = 0
         while ox < g.outputWidth {
             let columnsValid = g.validFilterColumns(outputColumn: ox)
@@ -35,7 +35,7 @@ enum DepthwiseMicrokernel {
                 // Four interior pixels at once (every filter column inside the image for all four).
                 let firstX = image + (iy0 + rowsValid.lowerBound * g.dilationHeight) * inputRowStride + ix0 * channels
                 let firstW = filter + rowsValid.lowerBound * filterRowStride
-                omk_f32_dwconv_pixels4_avx2(
+                omk_f32_dwconv_pixels4(
                     firstX, firstW, channels, rowsValid.count, g.filterWidth, xStep, g.dilationHeight * inputRowStride,
                     filterRowStride, g.strideWidth * channels, bias, lower, upper, out)
                 ox += 4
@@ -54,7 +54,7 @@ enum DepthwiseMicrokernel {
             let xRowStep = g.dilationHeight * inputRowStride
             let tapRows = rowsValid.count, tapColumns = columnsValid.count
             if useAVX2 {
-                omk_f32_dwconv_pixel_avx2(
+                omk_f32_dwconv_pixel(
                     firstX, firstW, channels, tapRows, tapColumns, xStep, xRowStep, filterRowStride, bias, lower,
                     upper, out)
                 continue

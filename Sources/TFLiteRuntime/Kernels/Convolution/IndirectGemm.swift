@@ -91,7 +91,7 @@ struct IndirectGemm {
         let taps = self.taps, depth = self.depth, rows = self.rows
         let output = self.output, ldc = outputStride, lower = self.lower, upper = self.upper
         let a = UnsafePointer(pointers)
-        let cpuLevel = CPUFeatures.level
+        let simd = CPUFeatures.floatGemm
         let aOptional = UnsafeRawPointer(a).assumingMemoryBound(to: UnsafePointer<Float>?.self)
         let irregular = followsEigenOrder && rows > 1
             ? GemmSummationOrder.firstIrregularChannel(pixels: rows, channels: columns, depth: taps * depth) : nil
@@ -108,10 +108,8 @@ struct IndirectGemm {
                 let valid = min(nr, columns - p * nr)
                 if rows == 1 {
                     // A matrix-vector product sums in LiteRT's GEMV order (see `GemmMicrokernel.gemv`).
-                    if cpuLevel >= 2 {
-                        omk_f32_gemv_16_avx512(aOptional, taps, depth, b, pb, lower, upper, c, valid)
-                    } else if cpuLevel == 1 {
-                        omk_f32_gemv_16_avx2(aOptional, taps, depth, b, pb, lower, upper, c, valid)
+                    if simd {
+                        omk_f32_gemv_16(aOptional, taps, depth, b, pb, lower, upper, c, valid)
                     } else {
                         let half = GemmMicrokernel.half
                         for h in stride(from: 0, to: valid, by: half) {
@@ -120,10 +118,8 @@ struct IndirectGemm {
                                 c: c + h, columns: min(half, valid - h))
                         }
                     }
-                } else if cpuLevel >= 2 {
-                    omk_f32_gemm_8x16_avx512(aOptional, count, taps, depth, b, pb, lower, upper, c, ldc, valid)
-                } else if cpuLevel == 1 {
-                    omk_f32_gemm_8x16_avx2(aOptional, count, taps, depth, b, pb, lower, upper, c, ldc, valid)
+                } else if simd {
+                    omk_f32_gemm_8x16(aOptional, count, taps, depth, b, pb, lower, upper, c, ldc, valid)
                 } else {
                     let half = GemmMicrokernel.half
                     for h in stride(from: 0, to: valid, by: half) {

@@ -103,7 +103,7 @@ extension QuantizedConvolutionKernel {
             let c = g.inputChannels
             split.run(threads: node.threadCount) { part, r, gr in
                 withUnsafePointer(to: p) { p in
-                    omk_q8_gemm_vnni(
+                    omk_q8_gemm(
                         p, x + r.lowerBound * c, c, r.count, gr.lowerBound, gr.upperBound, o + r.lowerBound * channels,
                         channels, scratch + part * bytes)
                 }
@@ -120,7 +120,7 @@ extension QuantizedConvolutionKernel {
         split.run(threads: node.threadCount) { part, r, gr in
             withUnsafePointer(to: p) { p in
                 withUnsafePointer(to: im2col) { geometry in
-                    omk_q8_conv_vnni(
+                    omk_q8_conv(
                         p, geometry, r.lowerBound, r.upperBound, gr.lowerBound, gr.upperBound, o, channels,
                         scratch + part * bytes)
                 }
@@ -137,7 +137,7 @@ extension QuantizedConvolutionKernel {
         let scratch = self.scratch(split, bytes: bytes)
         split.run(threads: node.threadCount) { part, r, gr in
             withUnsafePointer(to: p) { p in
-                omk_q8_gemm_vnni(
+                omk_q8_gemm(
                     p, x + r.lowerBound * depth, depth, r.count, gr.lowerBound, gr.upperBound,
                     o + r.lowerBound * channels, channels, scratch + part * bytes)
             }

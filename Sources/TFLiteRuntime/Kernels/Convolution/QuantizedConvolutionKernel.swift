@@ -290,13 +290,13 @@ final class QuantizedConvolutionKernel: OpKernel {
         }
     }
 
-    /// Whether CONV_2D / FULLY_CONNECTED run on the AVX2 int16 GEMM (same integers as the portable
-    /// loops: wrapping int32 sums of exact products, in any order).
-    private var usesGemm: Bool { CPUFeatures.level >= 1 && !wide && groups == 1 && kind != .depthwise }
+    /// Whether CONV_2D / FULLY_CONNECTED run on the C int16 GEMM (AVX2 or NEON; same integers as the
+    /// portable loops: wrapping int32 sums of exact products, in any order).
+    private var usesGemm: Bool { CPUFeatures.int16Gemm && !wide && groups == 1 && kind != .depthwise }
 
-    /// Whether they run on the AVX-512 VNNI 8-bit GEMM instead (8-bit activations; the same int32
-    /// accumulators, see `QuantizedPackedWeights8`).
-    var usesVNNI: Bool { usesGemm && activations8Bit && CPUFeatures.level >= 3 }
+    /// Whether they run on the fused 8-bit GEMM instead (AVX-512 VNNI, or NEON / SDOT / USDOT on
+    /// aarch64; 8-bit activations; the same int32 accumulators, see `QuantizedPackedWeights8`).
+    var usesVNNI: Bool { usesGemm && activations8Bit && CPUFeatures.gemm8 }
 
     func eval(_ node: Node) throws {
         let input = try node.input(0), filter = try node.input(1), output = try node.output(0)
@@ -459,7 +459,7 @@ final class QuantizedConvolutionKernel: OpKernel {
         let channels = outputChannels, m = depthMultiplier, inC = g.inputChannels
         let stage = self.stage, zp = outputZeroPoint, lo = activationMin, hi = activationMax
         let work = max(1, channels * g.taps)
-        let useAVX2 = CPUFeatures.level >= 1 && m == 1
+        let useAVX2 = CPUFeatures.int16Depthwise && m == 1
         parallelFor(g.outputPixels, threads: node.threadCount, minimumPerThread: max(1, 65_536 / work)) { range in
             withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(1, channels)) { accBuffer in
                 guard let acc = accBuffer.baseAddress else { return }
@@ -473,7 +473,7 @@ final class QuantizedConvolutionKernel: OpKernel {
                             let firstX = image + (iy0 + ys.lowerBound * g.dilationHeight) * g.inputWidth * inC
                                 + (ix0 + xs.lowerBound * g.dilationWidth) * inC
                             let firstW = w + (ys.lowerBound * g.filterWidth + xs.lowerBound) * channels
-                            omk_q16_dwconv_pixel_avx2(
+                            omk_q16_dwconv_pixel(
                                 firstX, firstW, channels, ys.count, xs.count, g.dilationWidth * inC,
                                 g.dilationHeight * g.inputWidth * inC, g.filterWidth * channels, acc)
                         }

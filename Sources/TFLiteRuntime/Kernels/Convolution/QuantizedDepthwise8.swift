@@ -33,7 +33,7 @@ final class QuantizedDepthwise8 {
             input_zero_point: inputZeroPoint, output_zero_point: outputZeroPoint, output_min: activationMin,
             output_max: activationMax, activations_signed: signed ? 1 : 0)
         // VNNI first; AVX2 takes the few output stages VNNI's single shift cannot (see the C file).
-        let candidates: [Int32] = CPUFeatures.level >= 3 ? [3, 1] : (CPUFeatures.level >= 1 ? [1] : [])
+        let candidates = CPUFeatures.depthwise8Kernels
         kernels = candidates.filter { kernel in
             withUnsafePointer(to: shape) { omk_q8_dwconv_packed_size($0, kernel) } > 0
         }

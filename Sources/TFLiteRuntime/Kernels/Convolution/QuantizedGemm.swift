@@ -76,7 +76,7 @@ struct QuantizedIndirectGemm {
                         let first = tile * mr, count = min(mr, rows - first)
                         rowPointers(first, count, pointers)
                         for p in 0..<panels {
-                            omk_q16_gemm_8x8_avx2(pointers, taps, depth, packed + p * stride, acc + p * nr, width)
+                            omk_q16_gemm_8x8(pointers, taps, depth, packed + p * stride, acc + p * nr, width)
                         }
                         for r in 0..<count { finish(first + r, acc + r * width) }
                     }
@@ -150,20 +150,21 @@ final class RequantizationStage {
     }
 
     /// Requantizes `count` accumulators and stores them into `base` (a tensor of `type`) from element
-    /// `offset`; the accumulators may be overwritten. 8-bit outputs take the fused AVX-512 loop.
+    /// `offset`; the accumulators may be overwritten. 8-bit outputs take the fused byte-storing C loop
+    /// where the CPU has one (AVX-512).
     func store(
         _ acc: UnsafeMutablePointer<Int32>, count: Int, zeroPoint: Int32, lo: Int32, hi: Int32,
         to base: UnsafeMutableRawPointer, type: TensorType, offset: Int
     ) {
-        if CPUFeatures.level >= 2, type == .int8 || type == .uint8 {
+        if CPUFeatures.requantizeTo8, type == .int8 || type == .uint8 {
             let out = base.assumingMemoryBound(to: UInt8.self) + offset
             if allGemm {
-                omk_requantize_gemm_to_8_avx512(
+                omk_requantize_gemm_to_8(
                     acc, count, bias.pointer, multiplier.pointer, left.pointer, addend.pointer, rightShift.pointer,
                     zeroPoint, lo, hi, out)
                 return
             }
-            omk_requantize_i32_to_8_avx512(
+            omk_requantize_to_8(
                 acc, count, bias.pointer, multiplier.pointer, shift.pointer, gemm.pointer, zeroPoint, lo, hi, out)
             return
         }
@@ -171,12 +172,8 @@ final class RequantizationStage {
         QuantizedOperand.store(acc, count: count, to: base, type: type, offset: offset)
     }
 
-    /// Requantizes `count` accumulators in place.
+    /// Requantizes `count` accumulators in place (the CPU's C kernel: AVX2, NEON or portable C).
     func apply(_ acc: UnsafeMutablePointer<Int32>, count: Int, zeroPoint: Int32, lo: Int32, hi: Int32) {
-        if CPUFeatures.level >= 1 {
-            omk_requantize_i32_avx2(acc, count, bias.pointer, multiplier.pointer, shift.pointer, gemm.pointer, zeroPoint, lo, hi)
-        } else {
-            omk_requantize_i32(acc, count, bias.pointer, multiplier.pointer, shift.pointer, gemm.pointer, zeroPoint, lo, hi)
-        }
+        omk_requantize(acc, count, bias.pointer, multiplier.pointer, shift.pointer, gemm.pointer, zeroPoint, lo, hi)
     }
 }

@@ -1,7 +1,7 @@
 import CKernels
 
-/// The vector blocks of the same-shape 8-bit ADD in C (`omk_q8_add_avx512` / `_avx2`): the integers
-/// of `addBlockInt8` (int8) and `addBlockShiftAfter` (uint8), 16 or 8 lanes at a time.
+/// The vector blocks of the same-shape 8-bit ADD in C (`omk_q8_add`: AVX-512, AVX2 or NEON): the
+/// integers of `addBlockInt8` (int8) and `addBlockShiftAfter` (uint8), 16, 8 or 8 lanes at a time.
 extension QuantizedBinaryParams {
     /// The parameters as the C kernels take them; nil outside what they reproduce exactly (a
     /// multiplier of `Int32.min`, whose doubling high multiply saturates, or a shift outside
@@ -18,16 +18,23 @@ extension QuantizedBinaryParams {
             activation_min: activationMin, activation_max: activationMax)
     }
 
-    /// ADD of `count` int8 or uint8 elements, every one as a vector-block lane, with the C kernel of
-    /// `level` (2 or more: AVX-512, 1: AVX2; at most `CPUFeatures.level`). Returns false, writing
-    /// nothing, when no C kernel applies (portable level, other element types, parameters above).
+    /// ADD of `count` int8 or uint8 elements, every one as a vector-block lane, with the CPU's C kernel
+    /// (`level` left at `CPUFeatures.level`) or, for tests, a lower x86 one (2: AVX-512, 1: AVX2).
+    /// Returns false, writing nothing, when no C kernel applies (portable, other element types,
+    /// parameters above).
     func addBlocksSIMD<T: QuantizedElement>(
         _ a: UnsafePointer<T>, _ b: UnsafePointer<T>, _ out: UnsafeMutablePointer<T>, _ count: Int,
         level: Int = CPUFeatures.level
     ) -> Bool {
         let signed: Int32
         if T.self == Int8.self { signed = 1 } else if T.self == UInt8.self { signed = 0 } else { return false }
-        guard level >= 1, level <= CPUFeatures.level, var p = simdAddParameters else { return false }
+        guard var p = simdAddParameters else { return false }
+        if level == CPUFeatures.level {
+            guard CPUFeatures.add8 else { return false }
+            if count > 0 { omk_q8_add(a, b, out, count, signed, &p) }
+            return true
+        }
+        guard level >= 1, level < CPUFeatures.level else { return false }
         if count == 0 { return true }
         if level >= 2 {
             omk_q8_add_avx512(a, b, out, count, signed, &p)

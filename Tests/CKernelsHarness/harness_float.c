@@ -1,0 +1,212 @@
+// The float and int16 kernels against scalar references (part of the harness, see harness.c).
+
+#pragma STDC FP_CONTRACT OFF
+
+#include "harness.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int same_bits(const float *a, const float *b, size_t n) { return memcmp(a, b, n * sizeof(float)) == 0; }
+
+// ---------------------------------------------------------------- float GEMM and GEMV
+
+static void ref_gemm(const float *const *a, size_t rows, size_t taps, size_t depth, const float *b, const float *bias,
+                     float lower, float upper, float *c, size_t ldc, size_t columns) {
+    for (size_t r = 0; r < rows; r++) {
+        for (size_t j = 0; j < columns; j++) {
+            float s = 0.0f;
+            for (size_t t = 0; t < taps; t++) {
+                for (size_t k = 0; k < depth; k++) {
+                    const float p = a[t * 8 + r][k] * b[(t * depth + k) * 16 + j];
+                    s = s + p;
+                }
+            }
+            s = s + bias[j];
+            c[r * ldc + j] = clampf(s, lower, upper);
+        }
+    }
+}
+
+static void ref_gemv(const float *const *a, size_t taps, size_t depth, const float *b, const float *bias, float lower,
+                     float upper, float *c, size_t columns) {
+    const size_t total = taps * depth, whole = total - total % 4;
+    for (size_t j = 0; j < columns; j++) {
+        float s[4] = {0, 0, 0, 0};
+        for (size_t g = 0; g < whole; g++) {
+            const float p = a[(g / depth) * 8][g % depth] * b[g * 16 + j];
+            s[g % 4] = s[g % 4] + p;
+        }
+        float sum = (s[0] + s[2]) + (s[1] + s[3]);
+        for (size_t g = whole; g < total; g++) {
+            const float p = a[(g / depth) * 8][g % depth] * b[g * 16 + j];
+            sum = sum + p;
+        }
+        sum = sum + bias[j];
+        c[j] = clampf(sum, lower, upper);
+    }
+}
+
+static void bounds(float *lower, float *upper) {
+    switch (rnd(0, 3)) {
+        case 0: *lower = -INFINITY; *upper = INFINITY; break;
+        case 1: *lower = 0.0f; *upper = INFINITY; break;
+        case 2: *lower = 0.0f; *upper = 6.0f; break;
+        default: *lower = -1.0f; *upper = 1.0f; break;
+    }
+}
+
+void test_f32_gemm(const char *name, const omk_kernel_table *t) {
+    if (!t->f32_gemm_8x16) return;
+    int cases = 0, failed = 0, gcases = 0, gfailed = 0;
+    for (int it = 0; it < 300; it++) {
+        const size_t rows = (size_t)rnd(1, 8), taps = (size_t)rnd(1, 3), depth = (size_t)(it < 4 ? it + 1 : rnd(1, 40));
+        const size_t columns = (size_t)(it % 16 + 1), ldc = 17;
+        float *data = malloc(8 * taps * depth * sizeof(float));
+        const float *ptr[24];
+        for (size_t i = 0; i < 8 * taps * depth; i++) data[i] = rndf();
+        for (size_t i = 0; i < 8 * taps; i++) ptr[i] = data + i * depth;
+        float *b = malloc(taps * depth * 16 * sizeof(float)), bias[16];
+        for (size_t i = 0; i < taps * depth * 16; i++) b[i] = rndf();
+        for (int j = 0; j < 16; j++) bias[j] = rndf();
+        float lower, upper;
+        bounds(&lower, &upper);
+        float got[8 * 17], want[8 * 17];
+        for (int i = 0; i < 8 * 17; i++) got[i] = want[i] = -12345.0f;
+        t->f32_gemm_8x16(ptr, rows, taps, depth, b, bias, lower, upper, got, ldc, columns);
+        ref_gemm(ptr, rows, taps, depth, b, bias, lower, upper, want, ldc, columns);
+        cases++;
+        failed += !same_bits(got, want, 8 * 17);
+        if (t->f32_gemv_16) {
+            float g1[17], w1[17];
+            for (int i = 0; i < 17; i++) g1[i] = w1[i] = -12345.0f;
+            t->f32_gemv_16(ptr, taps, depth, b, bias, lower, upper, g1, columns);
+            ref_gemv(ptr, taps, depth, b, bias, lower, upper, w1, columns);
+            gcases++;
+            gfailed += !same_bits(g1, w1, 17);
+        }
+        free(data);
+        free(b);
+    }
+    result(name, "f32_gemm_8x16", cases, failed);
+    if (gcases) result(name, "f32_gemv_16", gcases, gfailed);
+}
+
+// ---------------------------------------------------------------- float depthwise
+
+static float ref_channel(const float *x, const float *w, size_t c, size_t channels, size_t tr, size_t tc, size_t xs,
+                         size_t xrs, size_t wrs, const float *bias, float lower, float upper) {
+    float a = bias[c];
+    for (size_t ty = 0; ty < tr; ty++) {
+        for (size_t tx = 0; tx < tc; tx++) {
+            const float p = x[ty * xrs + tx * xs + c] * w[ty * wrs + tx * channels + c];
+            a = a + p;
+        }
+    }
+    return (a < lower) ? lower : ((a > upper) ? upper : a);
+}
+
+void test_f32_dwconv(const char *name, const omk_kernel_table *t) {
+    if (!t->f32_dwconv_pixel) return;
+    int cases = 0, failed = 0, cases4 = 0, failed4 = 0;
+    for (int it = 0; it < 200; it++) {
+        const size_t channels = (size_t)(it < 40 ? it + 1 : rnd(1, 80)), tr = (size_t)rnd(1, 3), tc = (size_t)rnd(1, 3);
+        const size_t xs = channels * (size_t)rnd(1, 2), xrs = xs * 8, wrs = tc * channels, pixel_step = xs;
+        const size_t xn = tr * xrs + 4 * pixel_step + tc * xs + channels, wn = tr * wrs;
+        float *x = malloc(xn * sizeof(float)), *w = malloc(wn * sizeof(float)), *bias = malloc(channels * sizeof(float));
+        for (size_t i = 0; i < xn; i++) x[i] = rndf();
+        for (size_t i = 0; i < wn; i++) w[i] = rndf();
+        for (size_t i = 0; i < channels; i++) bias[i] = rndf();
+        float lower, upper;
+        bounds(&lower, &upper);
+        float *got = malloc(4 * channels * sizeof(float)), *want = malloc(4 * channels * sizeof(float));
+        t->f32_dwconv_pixel(x, w, channels, tr, tc, xs, xrs, wrs, bias, lower, upper, got);
+        for (size_t c = 0; c < channels; c++) want[c] = ref_channel(x, w, c, channels, tr, tc, xs, xrs, wrs, bias, lower, upper);
+        cases++;
+        failed += !same_bits(got, want, channels);
+        if (t->f32_dwconv_pixels4) {
+            t->f32_dwconv_pixels4(x, w, channels, tr, tc, xs, xrs, wrs, pixel_step, bias, lower, upper, got);
+            for (size_t p = 0; p < 4; p++)
+                for (size_t c = 0; c < channels; c++)
+                    want[p * channels + c] =
+                        ref_channel(x + p * pixel_step, w, c, channels, tr, tc, xs, xrs, wrs, bias, lower, upper);
+            cases4++;
+            failed4 += !same_bits(got, want, 4 * channels);
+        }
+        free(x); free(w); free(bias); free(got); free(want);
+    }
+    result(name, "f32_dwconv_pixel", cases, failed);
+    if (cases4) result(name, "f32_dwconv_pixels4", cases4, failed4);
+}
+
+// ---------------------------------------------------------------- int16 GEMM and depthwise
+
+static int16_t rnd16(int edge) {
+    if (edge) return rnd(0, 1) ? INT16_MIN : INT16_MAX;
+    return (int16_t)rnd(INT16_MIN, INT16_MAX);
+}
+
+void test_q16(const char *name, const omk_kernel_table *t) {
+    if (t->q16_gemm_8x8) {
+        int cases = 0, failed = 0;
+        for (int it = 0; it < 200; it++) {
+            const int edge = it % 5 == 0;
+            const size_t taps = (size_t)rnd(1, 3), depth = (size_t)(it < 3 ? it + 1 : rnd(1, 60)), pairs = (depth + 1) / 2;
+            int16_t *data = malloc(8 * taps * depth * 2), *b = malloc(taps * pairs * 16 * 2);
+            const int16_t *ptr[24];
+            for (size_t i = 0; i < 8 * taps * depth; i++) data[i] = rnd16(edge);
+            for (size_t i = 0; i < 8 * taps; i++) ptr[i] = data + i * depth;
+            for (size_t i = 0; i < taps * pairs * 16; i++) b[i] = rnd16(edge);
+            // An odd depth's last pair has a zero partner.
+            if (depth & 1)
+                for (size_t tp = 0; tp < taps; tp++)
+                    for (int j = 0; j < 8; j++) b[(tp * pairs + pairs - 1) * 16 + 2 * j + 1] = 0;
+            int32_t got[8 * 9], want[8 * 9];
+            memset(got, 0x55, sizeof got);
+            memset(want, 0x55, sizeof want);
+            t->q16_gemm_8x8(ptr, taps, depth, b, got, 9);
+            for (int r = 0; r < 8; r++) {
+                for (int j = 0; j < 8; j++) {
+                    uint32_t s = 0;
+                    for (size_t tp = 0; tp < taps; tp++)
+                        for (size_t k = 0; k < depth; k++)
+                            s += (uint32_t)((int32_t)ptr[tp * 8 + r][k] * b[(tp * pairs + k / 2) * 16 + 2 * j + k % 2]);
+                    want[r * 9 + j] = (int32_t)s;
+                }
+            }
+            cases++;
+            failed += memcmp(got, want, sizeof got) != 0;
+            free(data);
+            free(b);
+        }
+        result(name, "q16_gemm_8x8", cases, failed);
+    }
+    if (t->q16_dwconv_pixel) {
+        int cases = 0, failed = 0;
+        for (int it = 0; it < 200; it++) {
+            const int edge = it % 5 == 0;
+            const size_t channels = (size_t)(it < 24 ? it + 1 : rnd(1, 70)), tr = (size_t)rnd(1, 3), tc = (size_t)rnd(1, 3);
+            const size_t xs = channels, xrs = channels * 6, wrs = tc * channels, xn = tr * xrs + tc * xs, wn = tr * wrs;
+            int16_t *x = malloc(xn * 2), *w = malloc(wn * 2);
+            for (size_t i = 0; i < xn; i++) x[i] = rnd16(edge);
+            for (size_t i = 0; i < wn; i++) w[i] = rnd16(edge);
+            int32_t *got = malloc(channels * 4), *want = malloc(channels * 4);
+            t->q16_dwconv_pixel(x, w, channels, tr, tc, xs, xrs, wrs, got);
+            for (size_t c = 0; c < channels; c++) {
+                uint32_t s = 0;
+                for (size_t ty = 0; ty < tr; ty++)
+                    for (size_t tx = 0; tx < tc; tx++)
+                        s += (uint32_t)((int32_t)x[ty * xrs + tx * xs + c] * w[ty * wrs + tx * channels + c]);
+                want[c] = (int32_t)s;
+            }
+            cases++;
+            failed += memcmp(got, want, channels * 4) != 0;
+            free(x); free(w); free(got); free(want);
+        }
+        result(name, "q16_dwconv_pixel", cases, failed);
+    }
+}
+
