@@ -145,7 +145,7 @@ final class HybridConvolutionKernel: OpKernel {
         channelScales = (0..<channels).map { weightScales[weightScales.count == 1 ? 0 : $0] }
         // FULLY_CONNECTED over fewer rows than a GEMM tile stays on the dot products (a tile of 8
         // rows would compute the missing rows too).
-        usesGemm = CPUFeatures.level >= 1 && groups == 1
+        usesGemm = CPUFeatures.int16Gemm && groups == 1
             && (kind == .conv || (kind == .fullyConnected && batches >= QuantizedIndirectGemm.mr))
         packedReady = false
         if usesGemm {
