@@ -5,8 +5,8 @@ import Foundation
 /// Inputs: float32 `[..., H, W]` (rank ≥ 2) and fft_length (int32 `[2]`, powers of two); each
 /// `H × W` slice is cropped or zero-padded to `fft_length`. Output complex64
 /// `[..., fft_length[0], fft_length[1] / 2 + 1]`: the non-negative frequencies of the last axis.
-/// Like LiteRT (which runs Ooura's FFT in double), the transform is computed in double and
-/// rounded to float once. No options.
+/// Like LiteRT (which runs Ooura's FFT in double), the transform is computed in double (radix-2
+/// FFTs over rows, then down columns) and rounded to float once. No options.
 final class RFFT2DKernel: OpKernel {
     private var rows = 0
     private var columns = 0
@@ -70,50 +70,94 @@ final class RFFT2DKernel: OpKernel {
         let usedH = min(inH, rows)
         let usedW = min(inW, columns)
         var spectrum = [Double](repeating: 0, count: 2 * rows * bins)
+        let scratch = max(rows, columns)
+        var real = [Double](repeating: 0, count: scratch)
+        var imaginary = [Double](repeating: 0, count: scratch)
         rowTwiddles.withUnsafeBufferPointer { rt in
             columnTwiddles.withUnsafeBufferPointer { ct in
                 spectrum.withUnsafeMutableBufferPointer { s in
-                    for slice in 0..<slices {
-                        let input = slice * inH * inW
-                        // Real DFT of each row (rows beyond the input are zero and stay zero).
-                        for r in 0..<rows {
-                            for k in 0..<bins {
-                                var re = 0.0
-                                var im = 0.0
-                                if r < usedH {
-                                    for c in 0..<usedW {
-                                        let v = Double(x[input + r * inW + c])
-                                        let t = (k * c) % columns
-                                        re += v * rt[2 * t]
-                                        im -= v * rt[2 * t + 1]
+                    real.withUnsafeMutableBufferPointer { reBuffer in
+                        imaginary.withUnsafeMutableBufferPointer { imBuffer in
+                            guard let re = reBuffer.baseAddress, let im = imBuffer.baseAddress,
+                                let rowTable = rt.baseAddress, let columnTable = ct.baseAddress
+                            else { return }
+                            for slice in 0..<slices {
+                                let input = slice * inH * inW
+                                // FFT of each row, kept for the non-negative frequencies (rows past
+                                // the input are zero and stay zero).
+                                for r in 0..<rows {
+                                    if r < usedH {
+                                        for c in 0..<columns {
+                                            re[c] = c < usedW ? Double(x[input + r * inW + c]) : 0
+                                            im[c] = 0
+                                        }
+                                        Self.fft(re, im, columns, rowTable)
+                                    }
+                                    for k in 0..<bins {
+                                        s[2 * (r * bins + k)] = r < usedH ? re[k] : 0
+                                        s[2 * (r * bins + k) + 1] = r < usedH ? im[k] : 0
                                     }
                                 }
-                                s[2 * (r * bins + k)] = re
-                                s[2 * (r * bins + k) + 1] = im
-                            }
-                        }
-                        // Complex DFT down each column of bins.
-                        let output = slice * rows * bins
-                        for u in 0..<rows {
-                            for k in 0..<bins {
-                                var re = 0.0
-                                var im = 0.0
-                                for r in 0..<rows {
-                                    let t = (u * r) % rows
-                                    let c = ct[2 * t]
-                                    let sn = ct[2 * t + 1]
-                                    let a = s[2 * (r * bins + k)]
-                                    let b = s[2 * (r * bins + k) + 1]
-                                    re += a * c + b * sn
-                                    im += b * c - a * sn
+                                // Complex FFT down each column of bins.
+                                let output = slice * rows * bins
+                                for k in 0..<bins {
+                                    for r in 0..<rows {
+                                        re[r] = s[2 * (r * bins + k)]
+                                        im[r] = s[2 * (r * bins + k) + 1]
+                                    }
+                                    Self.fft(re, im, rows, columnTable)
+                                    for u in 0..<rows {
+                                        y[2 * (output + u * bins + k)] = Float(re[u])
+                                        y[2 * (output + u * bins + k) + 1] = Float(im[u])
+                                    }
                                 }
-                                y[2 * (output + u * bins + k)] = Float(re)
-                                y[2 * (output + u * bins + k) + 1] = Float(im)
                             }
                         }
                     }
                 }
             }
+        }
+    }
+
+    /// In-place radix-2 forward FFT (`X[k] = Σ x[n] e^{-2πikn/N}`) of `n` complex values, `n` a power
+    /// of two; `twiddles` holds cos and sin of 2πk/n interleaved. O(n log n), where a direct sum over
+    /// a BirdNET spectrogram took seconds.
+    private static func fft(
+        _ re: UnsafeMutablePointer<Double>, _ im: UnsafeMutablePointer<Double>, _ n: Int, _ twiddles: UnsafePointer<Double>
+    ) {
+        guard n > 1 else { return }
+        var j = 0
+        for i in 1..<n {
+            var bit = n >> 1
+            while j & bit != 0 {
+                j ^= bit
+                bit >>= 1
+            }
+            j |= bit
+            if i < j {
+                (re[i], re[j]) = (re[j], re[i])
+                (im[i], im[j]) = (im[j], im[i])
+            }
+        }
+        var length = 2
+        while length <= n {
+            let half = length / 2
+            let step = n / length
+            var start = 0
+            while start < n {
+                for k in 0..<half {
+                    let c = twiddles[2 * k * step], sn = twiddles[2 * k * step + 1]
+                    let a = start + k, b = a + half
+                    let tr = re[b] * c + im[b] * sn
+                    let ti = im[b] * c - re[b] * sn
+                    re[b] = re[a] - tr
+                    im[b] = im[a] - ti
+                    re[a] += tr
+                    im[a] += ti
+                }
+                start += length
+            }
+            length <<= 1
         }
     }
 }
