@@ -41,31 +41,32 @@ func parallelFor(_ count: Int, threads: Int, minimumPerThread: Int = 1, _ body: 
 struct ParallelSplit {
     /// Ranges per thread when the work allows it: enough that a thread running at half speed
     /// costs about one range of waiting, few enough that claiming them (one atomic each) is noise.
-    /// `OPENMLKIT_PARALLEL_TASKS` overrides it (tests run the fixtures with tiny ranges too, to
-    /// show that results do not depend on the split).
-    static let tasksPerThread: Int = {
-        if let text = ProcessInfo.processInfo.environment["OPENMLKIT_PARALLEL_TASKS"], let value = Int(text),
-            value > 0
-        {
-            return value
-        }
-        return 8
-    }()
-    /// The smallest range, as a fraction of `minimumPerThread` (the work below which a thread
-    /// does not pay for its wake-up; a range only pays for one atomic claim). With the override,
-    /// ranges go down to one unit.
-    static let minimumFraction = ProcessInfo.processInfo.environment["OPENMLKIT_PARALLEL_TASKS"] == nil ? 4 : Int.max
+    static let tasksPerThread = stressTasks ?? 8
 
+    /// `OPENMLKIT_PARALLEL_TASKS=N` (tests only): every loop of two or more units goes parallel,
+    /// ignoring `minimumPerThread`, in up to N ranges per thread down to one unit each, so the
+    /// fixtures show that results do not depend on where ranges start or end.
+    static let stressTasks: Int? = {
+        guard let text = ProcessInfo.processInfo.environment["OPENMLKIT_PARALLEL_TASKS"], let value = Int(text),
+            value > 0
+        else { return nil }
+        return value
+    }()
+
+    /// How many ranges.
     let tasks: Int
 
     init(count: Int, threads: Int, minimumPerThread: Int) {
-        let minimum = max(minimumPerThread, 1)
+        let stress = ParallelSplit.stressTasks != nil
+        let minimum = stress ? 1 : max(minimumPerThread, 1)
         let threads = min(max(threads, 1), max(1, count / minimum))
         guard threads > 1, count > 1 else {
             tasks = 1
             return
         }
-        let grain = max(1, minimum / ParallelSplit.minimumFraction)
+        // The smallest range is a quarter of `minimumPerThread` (the work below which a thread does
+        // not pay for its wake-up): a range only pays for one atomic claim.
+        let grain = stress ? 1 : max(1, minimum / 4)
         tasks = min(count, max(threads, min(threads * ParallelSplit.tasksPerThread, count / grain)))
     }
 }
