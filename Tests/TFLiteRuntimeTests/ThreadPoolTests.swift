@@ -92,6 +92,17 @@ struct ThreadPoolTests {
         #expect(omk_pool_current() == nil)
     }
 
+    @Test func anInterpreterOwnsAPoolOfItsThreadCount() throws {
+        let path = TestPaths.opFixtures.appendingPathComponent("conv2d/model.tflite").path
+        for threads in [1, 2, 3] {
+            let interpreter = try Interpreter(modelPath: path, options: .init(threadCount: threads))
+            #expect(interpreter.context.pool?.threads == (threads == 1 ? nil : threads))
+            try interpreter.allocateTensors()
+            try interpreter.invoke()
+            #expect(omk_pool_current() == nil, "invoke restores the thread's pool")
+        }
+    }
+
     @Test func poolsComeAndGoWithoutHanging() {
         let counts = Counts(capacity: 64)
         for round in 0..<300 {
