@@ -2,52 +2,89 @@
 
 #include <pthread.h>
 #include <sched.h>
+#include <stdalign.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <time.h>
 
+#if defined(__APPLE__)
+#include <pthread/qos.h>
+#endif
+
+// A hint to the core that this thread is spinning: it saves power and frees the sibling
+// hyperthread. aarch64's `yield` is a no-op on many cores; `isb` stalls for a few dozen cycles,
+// which is what a spin-wait wants (the choice Rust's `spin_loop` and others made).
 #if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#define OMK_PAUSE() _mm_pause()
+#define OMK_PAUSE() __builtin_ia32_pause()
+#elif defined(__aarch64__)
+#define OMK_PAUSE() __asm__ __volatile__("isb" ::: "memory")
+#elif defined(__arm__)
+#define OMK_PAUSE() __asm__ __volatile__("yield" ::: "memory")
 #else
 #define OMK_PAUSE() ((void)0)
 #endif
 
-/// Spin iterations a worker waits for the next job before it sleeps: inference issues one job
-/// per operator, microseconds apart, and a sleeping thread takes tens of microseconds to wake.
-#define OMK_SPIN_ITERATIONS 200000
+// Apple silicon moves 128-byte lines between cores; x86 and other ARM cores 64-byte ones.
+#if defined(__APPLE__) && defined(__aarch64__)
+#define OMK_CACHE_LINE 128
+#else
+#define OMK_CACHE_LINE 64
+#endif
 
-/// One job. Two slots alternate, so a slot is rewritten only two jobs later.
-typedef struct {
-    omk_task_fn fn;
-    void *context;
-    size_t count;
-    atomic_size_t done;
-} omk_job;
+/// How long a worker spins for the next job before it sleeps on the condition variable. An
+/// inference issues one job per operator, microseconds apart, and a sleeping thread takes tens of
+/// microseconds to wake; but every spin costs power (a phone's battery), so it is bounded in time.
+#define OMK_SPIN_NANOSECONDS 300000
+/// Spins between two reads of the clock.
+#define OMK_SPINS_PER_CLOCK 64
+/// Spins the caller waits for a worker's last task before it yields its time slice (the worker
+/// may be preempted and need this CPU back).
+#define OMK_CALLER_SPINS 2048
 
-/// How tasks are claimed: the high 32 bits are the job's generation, the low 32 bits the next
-/// index. A worker claims an index with a compare-and-swap that also proves the job it read is
-/// still the current one, so a late worker can never run a task of a finished or later job, and
-/// the caller waits only for its tasks, not for every worker to show up.
+/// The pool. Everything one thread writes while others read sits on its own cache line.
+///
+/// Jobs are published by generation. `ticket` holds the job's generation (high 32 bits) and the
+/// next unclaimed index (low 32 bits). The job's description (`fn`, `context`, `count`) is only
+/// ever read and written atomically: a late worker may read a description the next job is
+/// rewriting, but it then claims a task with a compare-and-swap on `ticket` that expects the
+/// generation it started from, and that fails once a newer job is published (the fences in
+/// `work` and `omk_pool_run` make "read a newer field" imply "see the newer generation"). So a
+/// worker runs only tasks of the job it read, and the caller waits only for tasks that were
+/// claimed, never for a worker that has not shown up.
 struct omk_pool {
-    size_t threads;  // including the caller
-    pthread_t *workers;
-    pthread_mutex_t run_lock;    // one job at a time
-    pthread_mutex_t sleep_lock;  // guards the sleep/wake hand-off
-    pthread_cond_t wake;
-    atomic_uint_fast64_t ticket;
+    alignas(OMK_CACHE_LINE) atomic_uint_fast64_t ticket;  // claimed by every task
+    alignas(OMK_CACHE_LINE) atomic_size_t done;           // finished tasks of the current job
+    alignas(OMK_CACHE_LINE) _Atomic(omk_task_fn) fn;      // the job's description
+    _Atomic(void *) context;
+    atomic_size_t count;
+    alignas(OMK_CACHE_LINE) atomic_int sleepers;  // workers blocked (or about to block) on `wake`
     atomic_int stop;
-    omk_job slots[2];
+    atomic_flag busy;  // one job at a time
+    alignas(OMK_CACHE_LINE) pthread_mutex_t sleep_lock;
+    pthread_cond_t wake;
+    size_t threads;  // including the caller
+    size_t started;  // workers running
+    pthread_t *workers;
 };
 
 static inline uint32_t generation_of(uint64_t ticket) { return (uint32_t)(ticket >> 32); }
 
-/// Claims and runs tasks of the job of generation `generation` until none is left.
-static void work(omk_pool *pool, uint32_t generation) {
-    omk_job *job = &pool->slots[generation & 1];
-    const omk_task_fn fn = job->fn;
-    void *const context = job->context;
-    const size_t count = job->count;
-    uint64_t ticket = atomic_load_explicit(&pool->ticket, memory_order_acquire);
+static inline uint64_t now_nanoseconds(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/// Claims and runs tasks of the job `ticket` belongs to until none is left.
+static void work(omk_pool *pool, uint64_t ticket) {
+    const uint32_t generation = generation_of(ticket);
+    const omk_task_fn fn = atomic_load_explicit(&pool->fn, memory_order_relaxed);
+    void *const context = atomic_load_explicit(&pool->context, memory_order_relaxed);
+    const size_t count = atomic_load_explicit(&pool->count, memory_order_relaxed);
+    // Pairs with the release fence in omk_pool_run: if a field above came from a newer job, the
+    // compare-and-swap below sees that job's generation and fails.
+    atomic_thread_fence(memory_order_acquire);
     for (;;) {
         if (generation_of(ticket) != generation) return;
         const uint32_t index = (uint32_t)ticket;
@@ -55,82 +92,141 @@ static void work(omk_pool *pool, uint32_t generation) {
         if (atomic_compare_exchange_weak_explicit(&pool->ticket, &ticket, ticket + 1, memory_order_acq_rel,
                                                   memory_order_acquire)) {
             fn(context, index);
-            atomic_fetch_add_explicit(&job->done, 1, memory_order_release);
+            atomic_fetch_add_explicit(&pool->done, 1, memory_order_release);
             ticket = atomic_load_explicit(&pool->ticket, memory_order_acquire);
         }
     }
+}
+
+/// Waits until the generation differs from `seen` or the pool stops: a bounded spin, then a
+/// blocking wait. Returns the ticket it saw.
+static uint64_t wait_for_job(omk_pool *pool, uint32_t seen) {
+    uint64_t ticket = atomic_load_explicit(&pool->ticket, memory_order_acquire);
+    const uint64_t start = now_nanoseconds();
+    for (unsigned spin = 1;; spin++) {
+        if (generation_of(ticket) != seen || atomic_load_explicit(&pool->stop, memory_order_relaxed)) return ticket;
+        OMK_PAUSE();
+        if (spin % OMK_SPINS_PER_CLOCK == 0 && now_nanoseconds() - start > OMK_SPIN_NANOSECONDS) break;
+        ticket = atomic_load_explicit(&pool->ticket, memory_order_acquire);
+    }
+    pthread_mutex_lock(&pool->sleep_lock);
+    // Announce the sleep before the last look (both sequentially consistent): either the caller
+    // sees `sleepers` and broadcasts under the lock, or this look sees its new generation.
+    atomic_fetch_add_explicit(&pool->sleepers, 1, memory_order_seq_cst);
+    while (generation_of(ticket = atomic_load_explicit(&pool->ticket, memory_order_seq_cst)) == seen &&
+           !atomic_load_explicit(&pool->stop, memory_order_seq_cst)) {
+        pthread_cond_wait(&pool->wake, &pool->sleep_lock);
+    }
+    atomic_fetch_sub_explicit(&pool->sleepers, 1, memory_order_relaxed);
+    pthread_mutex_unlock(&pool->sleep_lock);
+    return ticket;
 }
 
 static void *worker_main(void *argument) {
     omk_pool *pool = argument;
     uint32_t seen = 0;  // generation 0: no job yet
     for (;;) {
-        uint32_t now = seen;
-        for (int spin = 0; spin < OMK_SPIN_ITERATIONS; spin++) {
-            now = generation_of(atomic_load_explicit(&pool->ticket, memory_order_acquire));
-            if (now != seen || atomic_load_explicit(&pool->stop, memory_order_relaxed)) break;
-            OMK_PAUSE();
-        }
-        if (now == seen && !atomic_load_explicit(&pool->stop, memory_order_relaxed)) {
-            pthread_mutex_lock(&pool->sleep_lock);
-            while ((now = generation_of(atomic_load_explicit(&pool->ticket, memory_order_acquire))) == seen &&
-                   !atomic_load_explicit(&pool->stop, memory_order_relaxed)) {
-                pthread_cond_wait(&pool->wake, &pool->sleep_lock);
-            }
-            pthread_mutex_unlock(&pool->sleep_lock);
-        }
-        if (atomic_load_explicit(&pool->stop, memory_order_relaxed)) return NULL;
-        seen = now;
-        work(pool, now);
+        const uint64_t ticket = wait_for_job(pool, seen);
+        if (atomic_load_explicit(&pool->stop, memory_order_acquire)) return NULL;
+        seen = generation_of(ticket);
+        work(pool, ticket);
     }
+}
+
+/// Wakes every sleeping worker (after the caller published a new generation or the stop flag).
+static void wake_sleepers(omk_pool *pool) {
+    if (atomic_load_explicit(&pool->sleepers, memory_order_seq_cst) == 0) return;
+    pthread_mutex_lock(&pool->sleep_lock);
+    pthread_cond_broadcast(&pool->wake);
+    pthread_mutex_unlock(&pool->sleep_lock);
 }
 
 omk_pool *omk_pool_create(size_t threads) {
     if (threads < 2) return NULL;
-    omk_pool *pool = calloc(1, sizeof *pool);
+    omk_pool *pool = aligned_alloc(OMK_CACHE_LINE, (sizeof(omk_pool) + OMK_CACHE_LINE - 1) / OMK_CACHE_LINE *
+                                                       OMK_CACHE_LINE);
     if (pool == NULL) return NULL;
-    pool->threads = threads;
     pool->workers = calloc(threads - 1, sizeof(pthread_t));
     if (pool->workers == NULL) {
         free(pool);
         return NULL;
     }
-    pthread_mutex_init(&pool->run_lock, NULL);
+    atomic_init(&pool->ticket, 0);
+    atomic_init(&pool->done, 0);
+    atomic_init(&pool->fn, NULL);
+    atomic_init(&pool->context, NULL);
+    atomic_init(&pool->count, 0);
+    atomic_init(&pool->sleepers, 0);
+    atomic_init(&pool->stop, 0);
+    atomic_flag_clear(&pool->busy);
     pthread_mutex_init(&pool->sleep_lock, NULL);
     pthread_cond_init(&pool->wake, NULL);
-    atomic_init(&pool->ticket, 0);
-    atomic_init(&pool->stop, 0);
-    atomic_init(&pool->slots[0].done, 0);
-    atomic_init(&pool->slots[1].done, 0);
+    pthread_attr_t attributes;
+    pthread_attr_init(&attributes);
+#if defined(__APPLE__)
+    // Workers run at the creating thread's quality of service, so the scheduler neither parks
+    // them on efficiency cores while the caller runs on a performance core, nor the reverse.
+    // (Untested: this package is built and tested on Linux.)
+    qos_class_t qos = qos_class_self();
+    if (qos != QOS_CLASS_UNSPECIFIED) pthread_attr_set_qos_class_np(&attributes, qos, 0);
+#endif
+    pool->started = 0;
     for (size_t i = 0; i + 1 < threads; i++) {
-        if (pthread_create(&pool->workers[i], NULL, worker_main, pool) != 0) {
-            pool->threads = i + 1;  // run with the workers that did start
-            break;
-        }
+        if (pthread_create(&pool->workers[i], &attributes, worker_main, pool) != 0) break;
+        pool->started++;
     }
+    pthread_attr_destroy(&attributes);
+    pool->threads = pool->started + 1;  // run with the workers that did start
     return pool;
+}
+
+void omk_pool_destroy(omk_pool *pool) {
+    if (pool == NULL) return;
+    atomic_store_explicit(&pool->stop, 1, memory_order_seq_cst);
+    pthread_mutex_lock(&pool->sleep_lock);
+    pthread_cond_broadcast(&pool->wake);
+    pthread_mutex_unlock(&pool->sleep_lock);
+    for (size_t i = 0; i < pool->started; i++) pthread_join(pool->workers[i], NULL);
+    pthread_cond_destroy(&pool->wake);
+    pthread_mutex_destroy(&pool->sleep_lock);
+    free(pool->workers);
+    free(pool);
 }
 
 size_t omk_pool_threads(const omk_pool *pool) { return pool == NULL ? 1 : pool->threads; }
 
 int omk_pool_run(omk_pool *pool, omk_task_fn fn, void *context, size_t count) {
-    if (pool == NULL || count > UINT32_MAX || pthread_mutex_trylock(&pool->run_lock) != 0) return 0;
-    const uint32_t generation = generation_of(atomic_load_explicit(&pool->ticket, memory_order_relaxed)) + 1;
-    omk_job *job = &pool->slots[generation & 1];
-    job->fn = fn;
-    job->context = context;
-    job->count = count;
-    atomic_store_explicit(&job->done, 0, memory_order_relaxed);
-    pthread_mutex_lock(&pool->sleep_lock);
-    atomic_store_explicit(&pool->ticket, (uint64_t)generation << 32, memory_order_release);
-    pthread_cond_broadcast(&pool->wake);
-    pthread_mutex_unlock(&pool->sleep_lock);
-    work(pool, generation);
-    // Tasks claimed by workers may still be running; a preempted worker must get the CPU back,
-    // so after a short spin, yield instead of burning the time slice it needs.
-    for (unsigned spin = 0; atomic_load_explicit(&job->done, memory_order_acquire) < count; spin++) {
-        if (spin < 4096) OMK_PAUSE(); else sched_yield();
+    if (pool == NULL || count > UINT32_MAX || pool->threads < 2) return 0;
+    if (atomic_flag_test_and_set_explicit(&pool->busy, memory_order_acquire)) return 0;
+    const uint32_t generation =
+        generation_of(atomic_load_explicit(&pool->ticket, memory_order_relaxed)) + 1;
+    const uint64_t ticket = (uint64_t)generation << 32;
+    // Pairs with the acquire fence in `work`: a worker that reads one of the fields below has
+    // seen the previous generation go by, so it cannot claim a task of an older job with them.
+    atomic_thread_fence(memory_order_release);
+    atomic_store_explicit(&pool->fn, fn, memory_order_relaxed);
+    atomic_store_explicit(&pool->context, context, memory_order_relaxed);
+    atomic_store_explicit(&pool->count, count, memory_order_relaxed);
+    atomic_store_explicit(&pool->done, 0, memory_order_relaxed);
+    atomic_store_explicit(&pool->ticket, ticket, memory_order_seq_cst);
+    wake_sleepers(pool);
+    work(pool, ticket);
+    // Tasks claimed by workers may still be running; a preempted worker must get a CPU back, so
+    // after a short spin, yield instead of burning the time slice it needs.
+    for (unsigned spin = 0; atomic_load_explicit(&pool->done, memory_order_acquire) < count; spin++) {
+        if (spin < OMK_CALLER_SPINS) OMK_PAUSE(); else sched_yield();
     }
-    pthread_mutex_unlock(&pool->run_lock);
+    atomic_flag_clear_explicit(&pool->busy, memory_order_release);
     return 1;
+}
+
+// The pool `parallelFor` uses on this thread: set by an interpreter for the length of an invoke.
+static _Thread_local omk_pool *current_pool;
+
+omk_pool *omk_pool_current(void) { return current_pool; }
+
+omk_pool *omk_pool_set_current(omk_pool *pool) {
+    omk_pool *previous = current_pool;
+    current_pool = pool;
+    return previous;
 }

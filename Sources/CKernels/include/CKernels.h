@@ -215,19 +215,28 @@ void omk_f32_dwconv_pixels4_avx2(const float *x, const float *w, size_t channels
                                  size_t tap_columns, size_t x_step, size_t x_row_step, size_t w_row_step,
                                  size_t pixel_step, const float *bias, float lower, float upper, float *out);
 
-/// A persistent thread pool: `threads - 1` workers that spin briefly between jobs, then sleep.
+/// A persistent thread pool: `threads - 1` workers that spin briefly (bounded in time, with the
+/// CPU's pause/yield hint) between jobs, then block until the next job or until the pool is
+/// destroyed.
 typedef struct omk_pool omk_pool;
 /// A task: called once per index, from the caller's thread and the workers.
 typedef void (*omk_task_fn)(void *context, size_t index);
 
 /// A pool with `threads` threads in all (the caller counts as one); NULL for fewer than 2 or on failure.
 omk_pool *omk_pool_create(size_t threads);
+/// Stops and joins the workers and frees the pool (NULL is ignored). No job may be running on it.
+void omk_pool_destroy(omk_pool *pool);
 /// How many threads a job on the pool uses (1 for NULL).
 size_t omk_pool_threads(const omk_pool *pool);
 /// Runs fn(context, i) for every i < count on the pool and the calling thread, returning when all
-/// are done (1). Returns 0 without running anything if the pool is NULL or busy with another job;
-/// the caller then runs the tasks itself.
+/// are done (1). Indices are claimed one at a time, so a slow thread runs fewer of them. Returns 0
+/// without running anything if the pool is NULL or busy with another job; the caller then runs
+/// the tasks itself.
 int omk_pool_run(omk_pool *pool, omk_task_fn fn, void *context, size_t count);
+/// The pool set for the calling thread (NULL if none): the one parallel kernels use.
+omk_pool *omk_pool_current(void);
+/// Sets the calling thread's pool and returns the previous one (to restore afterwards).
+omk_pool *omk_pool_set_current(omk_pool *pool);
 
 /// The int32 sums of one output pixel of a quantized depthwise convolution with depth multiplier 1
 /// (AVX2; call only when omk_cpu_level() >= 1), on widened int16 operands: `acc[c] = Σ x·w` over

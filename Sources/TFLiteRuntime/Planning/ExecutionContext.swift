@@ -8,6 +8,8 @@ final class ExecutionContext {
     let model: Model
     let resolver: OperatorResolver
     let threadCount: Int
+    /// This interpreter's worker threads (nil at one thread), stopped when the context goes.
+    let pool: ThreadPool?
     private var executors: [Int: SubgraphExecutor] = [:]
     /// Resource variables and hash tables, by resource id.
     var resources = ResourceStore()
@@ -18,6 +20,7 @@ final class ExecutionContext {
         self.model = model
         self.resolver = resolver
         self.threadCount = max(1, threadCount)
+        pool = ThreadPool(threads: self.threadCount)
     }
 
     /// The executor of subgraph `index`, made on first use.

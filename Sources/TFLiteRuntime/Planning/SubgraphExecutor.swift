@@ -1,3 +1,4 @@
+import CKernels
 import Dispatch
 /// Runs one subgraph: orders its nodes, infers shapes, plans the arena, and invokes the kernels.
 final class SubgraphExecutor {
@@ -246,6 +247,9 @@ final class SubgraphExecutor {
         }
         isInvoking = true
         defer { isInvoking = false }
+        // Parallel kernels run on this interpreter's pool for the length of the invoke.
+        let previousPool = omk_pool_set_current(context?.pool?.pool)
+        defer { omk_pool_set_current(previousPool) }
         for n in order {
             let start = timing == nil ? 0 : DispatchTime.now().uptimeNanoseconds
             defer { if let timing { timing(n, DispatchTime.now().uptimeNanoseconds - start) } }
