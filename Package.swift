@@ -55,6 +55,9 @@ let package = Package(
             name: "OpenMLKitVision",
             dependencies: ["OpenMLKit", "TFLiteRuntime", "CImageCodecs"]
         ),
+        // Evaluation tooling (tracking and localization benchmarks with their ground truth), kept out
+        // of the vision library; `mlkit track-bench` and `mlkit localize-bench` link it.
+        .target(name: "VisionEvaluation", dependencies: ["OpenMLKitVision", "OpenMLKit"]),
         .target(
             name: "ModelHub",
             dependencies: [
@@ -74,6 +77,7 @@ let package = Package(
                 "NumPyFiles",
                 "OpenMLKit",
                 "OpenMLKitVision",
+                "VisionEvaluation",
                 "ModelHub",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -92,7 +96,7 @@ let package = Package(
         ),
         .testTarget(
             name: "OpenMLKitVisionTests",
-            dependencies: ["OpenMLKitVision", "OpenMLKit", "TFLiteRuntime"]
+            dependencies: ["OpenMLKitVision", "OpenMLKit", "TFLiteRuntime", "VisionEvaluation"]
         ),
         // The tests reach PostgreSQL directly to create a fresh database for each test.
         .testTarget(

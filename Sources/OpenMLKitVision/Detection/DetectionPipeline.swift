@@ -57,7 +57,7 @@ final class DetectionPipeline {
     init(options: CustomObjectDetectorOptions) throws {
         try options.validate()
         let threshold = try options.checkedConfidenceThreshold()
-        if let detector = options.detectorModel {
+        if let detector = try options.localizerModel() {
             let detection = ObjectDetectorOptions(localModel: detector)
             detection.detectorMode = options.detectorMode
             detection.threadCount = options.threadCount
