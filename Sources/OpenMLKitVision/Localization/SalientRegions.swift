@@ -33,7 +33,8 @@ enum SalientRegions {
         // One object is the most prominent region as it is; several are split into separate objects.
         return select(
             proposals(in: map, configuration: configuration), maxCount: maxCount, configuration: configuration,
-            groupMinimumArea: maxCount > 1 ? Int(groupAreaFraction * Float(map.width * map.height)) : nil)
+            groupMinimumArea: maxCount > 1 && configuration.splitsGroups
+                ? Int(groupAreaFraction * Float(map.width * map.height)) : nil)
     }
 
     /// Every component of every level as a scored box, best first (before selection).

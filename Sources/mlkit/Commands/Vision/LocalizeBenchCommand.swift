@@ -37,7 +37,9 @@ struct LocalizeBenchCommand: ParsableCommand {
     @Option(help: "Fail when the precision of the boxes is below this.")
     var minPrecision: Double?
 
-    @Option(help: "Fail when the mean top-box IoU on the single-object photos is below this.")
+    @Option(
+        name: .customLong("min-single-iou"),
+        help: "Fail when the mean top-box IoU on the single-object photos is below this.")
     var minSingleIoU: Double?
 
     @Option(help: "Write every photo with annotated boxes (thin green) and found objects as PNG here.")
