@@ -83,6 +83,9 @@ let package = Package(
                 "OpenMLKit", "TFLiteRuntime", .target(name: "CImageCodecs", condition: .when(platforms: nonApple)),
             ]
         ),
+        // Evaluation tooling (tracking and localization benchmarks with their ground truth), kept out
+        // of the vision library; `mlkit track-bench` and `mlkit localize-bench` link it.
+        .target(name: "VisionEvaluation", dependencies: ["OpenMLKitVision", "OpenMLKit"]),
         .target(
             name: "ModelHub",
             dependencies: [
@@ -102,6 +105,7 @@ let package = Package(
                 "NumPyFiles",
                 "OpenMLKit",
                 "OpenMLKitVision",
+                "VisionEvaluation",
                 "ModelHub",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: toolsOnly),
             ],
@@ -120,7 +124,7 @@ let package = Package(
         ),
         .testTarget(
             name: "OpenMLKitVisionTests",
-            dependencies: ["OpenMLKitVision", "OpenMLKit", "TFLiteRuntime"]
+            dependencies: ["OpenMLKitVision", "OpenMLKit", "TFLiteRuntime", "VisionEvaluation"]
         ),
         // The tests reach PostgreSQL directly to create a fresh database for each test.
         .testTarget(

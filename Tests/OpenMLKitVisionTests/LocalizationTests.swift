@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VisionEvaluation
 
 @testable import OpenMLKitVision
 
@@ -75,7 +76,7 @@ struct LocalizationTests {
         let regions = try localizer.regions(in: image, maxCount: 5)
         Self.expectWellFormed(regions, in: image, maxCount: 5)
         let top = try #require(regions.first)
-        #expect(LocalizationEvaluation.iou(top.frame, Self.object) >= 0.8, "\(top.frame)")
+        #expect(LocalizationBenchmark.iou(top.frame, Self.object) >= 0.8, "\(top.frame)")
         #expect(top.score > 0.3)
     }
 
@@ -89,8 +90,8 @@ struct LocalizationTests {
         let regions = try localizer.regions(in: image, maxCount: 5)
         Self.expectWellFormed(regions, in: image, maxCount: 5)
         try #require(regions.count >= 2)
-        #expect(LocalizationEvaluation.iou(regions[0].frame, large) >= 0.7, "\(regions[0].frame)")
-        #expect(LocalizationEvaluation.iou(regions[1].frame, small) >= 0.6, "\(regions[1].frame)")
+        #expect(LocalizationBenchmark.iou(regions[0].frame, large) >= 0.7, "\(regions[0].frame)")
+        #expect(LocalizationBenchmark.iou(regions[1].frame, small) >= 0.6, "\(regions[1].frame)")
     }
 
     @Test("maxCount is honoured: none for 0 or less, the same best regions for any larger count")
@@ -134,7 +135,7 @@ struct LocalizationTests {
         let regions = try localizer.regions(in: image, maxCount: 5)
         Self.expectWellFormed(regions, in: image, maxCount: 5)
         let top = try #require(regions.first)
-        #expect(LocalizationEvaluation.iou(top.frame, CGRect(x: 1500, y: 1200, width: 1200, height: 900)) >= 0.85)
+        #expect(LocalizationBenchmark.iou(top.frame, CGRect(x: 1500, y: 1200, width: 1200, height: 900)) >= 0.85)
     }
 
     @Test("Every orientation gives exactly the upright image's regions", arguments: ImageOrientation.allCases)
@@ -160,7 +161,8 @@ struct LocalizationTests {
 
     @Test("A photo stored rotated or mirrored gives the upright photo's regions", .enabled(if: TestImages.hasShared))
     func photoOrientation() throws {
-        let upright = try AnnotatedImage(try LocalizationEvaluation.photo("cat.bmp"))
+        let upright = try AnnotatedImage(
+            VisionImage(contentsOfFile: TestImages.images.appendingPathComponent("cat.bmp").path))
         let reference = try localizer.regions(
             in: VisionImage(
                 buffer: try PixelBuffer(

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import OpenMLKitVision
+@testable import VisionEvaluation
 
 /// CLEAR-MOT and IDF1 on hand-made cases whose answers are worked out in the comments, and the
 /// Hungarian solver against brute force.

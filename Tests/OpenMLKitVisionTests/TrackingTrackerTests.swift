@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import OpenMLKitVision
+@testable import VisionEvaluation
 
 /// The tracker on small scenes built here: textured squares on a grey, lightly patterned picture.
 @Suite("Object tracker")

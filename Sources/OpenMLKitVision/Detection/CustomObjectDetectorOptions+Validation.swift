@@ -34,6 +34,15 @@ extension CustomObjectDetectorOptions {
         return CustomLocalModel(modelPath: try manager.latestModelFilePath(remoteModel))
     }
 
+    /// The detection model used as the localizer, if any: ``detectorModel``, else the downloaded
+    /// ``detectorRemoteModel``.
+    func localizerModel() throws -> CustomLocalModel? {
+        if let detectorModel { return detectorModel }
+        guard let detectorRemoteModel else { return nil }
+        let manager = modelManager ?? ModelManager.modelManager()
+        return CustomLocalModel(modelPath: try manager.latestModelFilePath(detectorRemoteModel))
+    }
+
     /// Checks that `labeler`'s model can classify object crops, as ML Kit does when it loads a
     /// custom classifier.
     static func checkCompatibility(of labeler: ImageLabeler, path: String) throws {

@@ -39,7 +39,11 @@ public final class CustomObjectDetectorOptions {
     /// A detection model (any model ``DetectionModel`` runs) used to find objects instead of the
     /// built-in localizer; its classes are ignored. An OpenMLKit extension.
     public var detectorModel: CustomLocalModel?
-    /// Settings of the built-in localizer (ignored with ``detectorModel``). An OpenMLKit extension.
+    /// A hosted detection model used as the localizer, as ``detectorModel`` (which wins when both
+    /// are set); resolved through ``modelManager`` like ``remoteModel``, so download it first. An
+    /// OpenMLKit extension.
+    public var detectorRemoteModel: CustomRemoteModel?
+    /// Settings of the built-in localizer (ignored with a detection model). An OpenMLKit extension.
     public var localizerConfiguration = SaliencyLocalizer.Configuration()
     /// Settings of the stream-mode tracker (its label minimum is replaced by the detector's threshold). An
     /// OpenMLKit extension.

@@ -39,7 +39,7 @@ final class DetectionPipeline {
             regionThreshold = nil
             maxObjects = options.maxResultCount ?? Int.max
         } else {
-            source = .localizer(SaliencyLocalizer())
+            source = .localizer(SaliencyLocalizer(configuration: Self.localizer(.init(), mode: options.detectorMode)))
             regionThreshold = options.scoreThreshold
             // ML Kit's rule: the most prominent object only, unless multiple objects are enabled.
             maxObjects =
@@ -60,14 +60,16 @@ final class DetectionPipeline {
     init(options: CustomObjectDetectorOptions) throws {
         try options.validate()
         let threshold = try options.checkedConfidenceThreshold()
-        if let detector = options.detectorModel {
+        if let detector = try options.localizerModel() {
             let detection = ObjectDetectorOptions(localModel: detector)
             detection.detectorMode = options.detectorMode
             detection.threadCount = options.threadCount
             detection.resizeMethod = options.resizeMethod
             source = .localizer(try DetectionModel(options: detection))
         } else {
-            source = .localizer(SaliencyLocalizer(configuration: options.localizerConfiguration))
+            source = .localizer(
+                SaliencyLocalizer(
+                    configuration: Self.localizer(options.localizerConfiguration, mode: options.detectorMode)))
         }
         // The classifier is loaded and checked even with classification off, so that a wrong model
         // is reported when the detector is created rather than when classification is turned on.
@@ -92,6 +94,16 @@ final class DetectionPipeline {
         tracker = options.detectorMode == .stream ? ObjectTracker(configuration: tracking) : nil
     }
 
+    /// The built-in localizer's configuration for `mode`: stream mode does not split groups (see
+    /// ``SaliencyLocalizer/Configuration/splitsGroups``).
+    static func localizer(_ configuration: SaliencyLocalizer.Configuration, mode: DetectorMode)
+        -> SaliencyLocalizer.Configuration
+    {
+        var configuration = configuration
+        if mode == .stream { configuration.splitsGroups = false }
+        return configuration
+    }
+
     /// The objects in `image`: most prominent first in single-image mode, with tracking IDs (and
     /// labels smoothed over each track) in stream mode.
     func results(in image: VisionImage) throws -> [DetectedObject] {
@@ -112,7 +124,8 @@ final class DetectionPipeline {
             for i in found.indices {
                 let scores = try classifier.scores(in: image, region: found[i].frame)
                 let depth = tracker == nil ? maxLabels : smoothingDepth
-                found[i].labels = classifier.ranked(scores, threshold: tracker == nil ? labelThreshold : 0, limit: depth)
+                found[i].labels = classifier.ranked(
+                    scores, threshold: tracker == nil ? labelThreshold : 0, limit: depth)
             }
         }
         guard let tracker else {

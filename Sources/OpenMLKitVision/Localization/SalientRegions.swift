@@ -18,14 +18,29 @@ enum SalientRegions {
     /// A proposal is a part of (or a group around) a kept box when this fraction of the smaller
     /// of the two lies inside the other.
     static let containment: Float = 0.8
+    /// In multiple-object mode, a region covering at least this fraction of the image that holds
+    /// two separate regions is a group of objects (a collage, animals side by side) and gives way
+    /// to its parts. Smaller regions are kept whole: splitting them cost more objects than it
+    /// found (0.3 was the best of 0.1...0.7 on tools/localization-set, docs/LOCALIZER.md).
+    static let groupAreaFraction: Float = 0.3
 
     /// The boxes of the salient regions of `map`, best first, at most `maxCount`; `configuration`
     /// is a ``SaliencyLocalizer/Configuration/sanitized`` one.
     static func boxes(in map: SaliencyMap, maxCount: Int, configuration: SaliencyLocalizer.Configuration)
         -> [CellBox]
     {
+        guard maxCount > 0 else { return [] }
+        // One object is the most prominent region as it is; several are split into separate objects.
+        return select(
+            proposals(in: map, configuration: configuration), maxCount: maxCount, configuration: configuration,
+            groupMinimumArea: maxCount > 1 && configuration.splitsGroups
+                ? Int(groupAreaFraction * Float(map.width * map.height)) : nil)
+    }
+
+    /// Every component of every level as a scored box, best first (before selection).
+    static func proposals(in map: SaliencyMap, configuration: SaliencyLocalizer.Configuration) -> [CellBox] {
         let (w, h) = (map.width, map.height)
-        guard maxCount > 0, w * h > 0 else { return [] }
+        guard w * h > 0 else { return [] }
         let totalMass = map.values.reduce(Double(0)) { $0 + Double($1) }
         guard totalMass > 0, totalMass.isFinite else { return [] }
         let low = max(configuration.minimumThreshold, lowestLevel * GridFilters.otsuThreshold(map.values))
@@ -56,9 +71,21 @@ enum SalientRegions {
             }
         }
         proposals.sort { ($0.score, $0.area) > ($1.score, $1.area) }
+        return proposals
+    }
 
+    /// The best of `proposals` (sorted best first), greedily, skipping overlapping and nested ones
+    /// and, when `groupMinimumArea` is given, any box of at least that many cells that holds two
+    /// separate proposals (see ``isGroup(_:among:)``).
+    static func select(
+        _ proposals: [CellBox], maxCount: Int, configuration: SaliencyLocalizer.Configuration,
+        groupMinimumArea: Int? = nil
+    ) -> [CellBox] {
         var kept = [CellBox]()
-        for proposal in proposals where proposal.score >= configuration.minimumScore {
+        guard maxCount > 0 else { return kept }
+        let usable = proposals.filter { $0.score >= configuration.minimumScore }
+        for proposal in usable
+        where !(groupMinimumArea.map { proposal.area >= $0 } == true && isGroup(proposal, among: usable)) {
             let distinct = kept.allSatisfy {
                 $0.overlap(proposal) <= configuration.overlapThreshold
                     && Float($0.intersection(proposal)) < containment * Float(min($0.area, proposal.area))
@@ -69,5 +96,22 @@ enum SalientRegions {
             }
         }
         return kept
+    }
+
+    /// Whether `box` holds two proposals that lie apart (their boxes, widened by a gap, do not
+    /// touch): a box around two separate objects rather than one object, which the levels above
+    /// it split. Parts of one object (a head and a body cut apart at a higher level) touch, so
+    /// they do not count.
+    static func isGroup(_ box: CellBox, among proposals: [CellBox]) -> Bool {
+        let gap = max(1, min(box.maxX - box.minX, box.maxY - box.minY) / 20)
+        let parts = proposals.filter {
+            $0.area * 50 >= box.area && $0.area * 10 <= box.area * 7
+                && Float(box.intersection($0)) >= containment * Float($0.area)
+        }
+        for (i, a) in parts.enumerated() {
+            let wide = CellBox(minX: a.minX - gap, minY: a.minY - gap, maxX: a.maxX + gap, maxY: a.maxY + gap)
+            for b in parts[(i + 1)...] where wide.intersection(b) == 0 { return true }
+        }
+        return false
     }
 }

@@ -3,7 +3,7 @@
 ///
 /// Used by the tracker to pair tracks with observations and by the tracking metrics to pair ground
 /// truth with hypotheses. Runs in O(n²·m) for an n × m matrix (n ≤ m after transposing).
-enum HungarianSolver {
+package enum HungarianSolver {
     /// The pairs (row, column) of a minimum-cost assignment that uses only allowed entries.
     ///
     /// - Parameters:
@@ -11,7 +11,7 @@ enum HungarianSolver {
     ///   - allowed: whether (row, column) may be paired at all (the gate).
     /// - Returns: the pairs, sorted by row. Among assignments, the one with the most allowed pairs
     ///   is chosen, and among those the cheapest.
-    static func solve(rows: Int, columns: Int, cost: (Int, Int) -> Double, allowed: (Int, Int) -> Bool)
+    package static func solve(rows: Int, columns: Int, cost: (Int, Int) -> Double, allowed: (Int, Int) -> Bool)
         -> [(row: Int, column: Int)]
     {
         guard rows > 0, columns > 0 else { return [] }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import OpenMLKit
 import OpenMLKitVision
+import VisionEvaluation
 
 /// `mlkit track-bench`: multi-object-tracking figures (MOTA, MOTP, IDF1, ID switches) of a
 /// detector with tracking IDs on generated sequences with ground truth.
@@ -24,8 +25,11 @@ struct TrackBenchCommand: ParsableCommand {
     @Option(help: "A scenario to run: pan, crossing or mixed (repeatable; default: all).")
     var scenario: [String] = []
 
-    @Option(help: "The system under test: built-in, oracle, or a detection model (.tflite).")
-    var detector = "built-in"
+    @Option(
+        help:
+            "The system under test: built-in, oracle, or a detection model (.tflite); repeat it for a row per localizer."
+    )
+    var detector: [String] = ["built-in"]
 
     @Option(help: "Sequences per scenario.")
     var sequences = 4
@@ -39,6 +43,24 @@ struct TrackBenchCommand: ParsableCommand {
 
     @Option(help: "Write every frame, with ground truth (thin white) and tracked boxes with their IDs, as PNG here.")
     var outputDir: String?
+
+    @Option(
+        help:
+            "Also run each detector in stream mode over this folder of annotated video frames (with an image,xmin,ymin,xmax,ymax,label CSV) and report recall, precision and false boxes per frame."
+    )
+    var annotatedFrames: String?
+
+    @Option(help: "Fail when a detector's recall on --annotated-frames is below this.")
+    var minFrameRecall: Double?
+
+    @Option(help: "Fail (exit 1) when a detector's total MOTA is below this.")
+    var minMota: Double?
+
+    @Option(help: "Fail when a detector's total IDF1 is below this.")
+    var minIdf1: Double?
+
+    @Option(help: "Fail when a detector has more identity switches than this in total.")
+    var maxIdSwitches: Int?
 
     func run() throws {
         try reportingErrors {
@@ -59,43 +81,105 @@ struct TrackBenchCommand: ParsableCommand {
             let benchmark = TrackingBenchmark(
                 generator: SequenceGenerator(imagesFolder: images, frameCount: frames),
                 scenarios: chosen.isEmpty ? TrackingScenario.allCases : chosen, sequencesPerScenario: sequences)
-            let writer = try outputDir.map { try FrameWriter(folder: $0) }
-            let onFrame = writer.map { w in
-                { (s: SyntheticSequence, f: SyntheticFrame, o: [DetectedObject]) in try w.write(s, f, o) }
-            }
-
-            let report: TrackingBenchmark.Report
-            switch detector {
-            case "oracle":
-                report = try benchmark.runOracle(onFrame: onFrame)
-            default:
-                let objectDetector: ObjectDetector
-                if detector == "built-in" {
-                    // ML Kit's default detector: the built-in localizer, up to 5 objects, stream mode.
-                    let builtIn = ObjectDetectorOptions()
-                    builtIn.shouldEnableMultipleObjects = true
-                    objectDetector = try ObjectDetector(options: builtIn)
-                } else {
-                    let options = ObjectDetectorOptions(localModel: CustomLocalModel(modelPath: detector))
-                    options.detectorMode = .stream
-                    objectDetector = try ObjectDetector(options: options)
+            guard !detector.isEmpty else { throw CLIError("--detector needs a value") }
+            var outputs = [Output]()
+            for name in detector {
+                let report = try run(benchmark, detector: name)
+                outputs.append(
+                    Output(
+                        detector: name, frameWidth: benchmark.generator.width, frameHeight: benchmark.generator.height,
+                        report: report))
+                if !json {
+                    print("detector: \(name)")
+                    print(Self.table(report))
                 }
-                // Stream mode: the detector assigns the tracking IDs itself (ObjectTracker).
-                report = try benchmark.run(
-                    detector: { try objectDetector.results(in: $0) }, reset: { try objectDetector.reset() },
-                    onFrame: onFrame)
             }
             if json {
+                print(try outputs.count == 1 ? VisionJSON.string(outputs[0]) : VisionJSON.string(outputs))
+            } else if outputs.count > 1 {
                 print(
-                    try VisionJSON.string(
-                        Output(
-                            detector: detector, frameWidth: benchmark.generator.width,
-                            frameHeight: benchmark.generator.height, report: report)))
-            } else {
-                print("detector: \(detector)")
-                print(Self.table(report))
+                    "\nlocalizer" + "MOTA".leftPadded(33) + "precision".leftPadded(11) + "recall".leftPadded(8)
+                        + "ms/frame".leftPadded(10))
+                for o in outputs {
+                    let m = o.report.total
+                    print(
+                        o.detector.padding(toLength: 34, withPad: " ", startingAt: 0)
+                            + String(
+                                format: "%8.3f %10.3f %7.3f %9.2f", m.mota, m.precision, m.recall,
+                                o.report.millisecondsPerFrame))
+                }
             }
+            var failures = [String]()
+            if let annotatedFrames {
+                let video = try AnnotatedFrames(folder: annotatedFrames)
+                print("\nannotated frames: \(annotatedFrames) (\(video.frames.count) frames, stream mode, IoU ≥ 0.5)")
+                print(
+                    "localizer" + "recall".leftPadded(33) + "precision".leftPadded(11) + "false/frame".leftPadded(13)
+                        + "ms/frame".leftPadded(10))
+                for name in detector where name != "oracle" {
+                    let objectDetector = try Self.streamDetector(name)
+                    let report = try video.run(
+                        detector: { try objectDetector.results(in: $0) }, reset: { try objectDetector.reset() })
+                    print(
+                        name.padding(toLength: 34, withPad: " ", startingAt: 0)
+                            + String(
+                                format: "%8.3f %10.3f %12.2f %9.2f", report.recall, report.precision,
+                                report.falseBoxesPerFrame, report.millisecondsPerFrame))
+                    if let minFrameRecall, report.recall < minFrameRecall {
+                        failures.append(
+                            "\(name): " + String(format: "frame recall %.3f < %.3f", report.recall, minFrameRecall))
+                    }
+                }
+            }
+            for o in outputs {
+                let m = o.report.total
+                if let minMota, m.mota < minMota {
+                    failures.append("\(o.detector): " + String(format: "MOTA %.3f < %.3f", m.mota, minMota))
+                }
+                if let minIdf1, m.idf1 < minIdf1 {
+                    failures.append("\(o.detector): " + String(format: "IDF1 %.3f < %.3f", m.idf1, minIdf1))
+                }
+                if let maxIdSwitches, m.idSwitches > maxIdSwitches {
+                    failures.append("\(o.detector): \(m.idSwitches) identity switches > \(maxIdSwitches)")
+                }
+            }
+            if !failures.isEmpty { throw CLIError("below threshold: " + failures.joined(separator: "; ")) }
         }
+    }
+
+    /// Runs one system under test over the benchmark.
+    private func run(_ benchmark: TrackingBenchmark, detector: String) throws -> TrackingBenchmark.Report {
+        let writer = try outputDir.map {
+            try FrameWriter(
+                folder: detector == self.detector.first
+                    ? $0 : $0 + "/" + URL(fileURLWithPath: detector).lastPathComponent)
+        }
+        let onFrame = writer.map { w in
+            { (s: SyntheticSequence, f: SyntheticFrame, o: [DetectedObject]) in try w.write(s, f, o) }
+        }
+        switch detector {
+        case "oracle":
+            return try benchmark.runOracle(onFrame: onFrame)
+        default:
+            let objectDetector = try Self.streamDetector(detector)
+            // Stream mode: the detector assigns the tracking IDs itself (ObjectTracker).
+            return try benchmark.run(
+                detector: { try objectDetector.results(in: $0) }, reset: { try objectDetector.reset() },
+                onFrame: onFrame)
+        }
+    }
+
+    /// The detector `name` stands for, in stream mode: ML Kit's default (the built-in localizer, up
+    /// to 5 objects) or a detection model.
+    static func streamDetector(_ name: String) throws -> ObjectDetector {
+        if name == "built-in" {
+            let options = ObjectDetectorOptions()
+            options.shouldEnableMultipleObjects = true
+            return try ObjectDetector(options: options)
+        }
+        let options = ObjectDetectorOptions(localModel: CustomLocalModel(modelPath: name))
+        options.detectorMode = .stream
+        return try ObjectDetector(options: options)
     }
 
     /// The figures as a text table, one row per scenario and a total.
@@ -115,7 +199,7 @@ struct TrackBenchCommand: ParsableCommand {
         return lines.joined(separator: "\n")
     }
 
-    /// The JSON document.
+    /// The JSON document (one per detector).
     struct Output: Encodable {
         let detector: String
         let frameWidth: Int
@@ -154,5 +238,12 @@ struct TrackBenchCommand: ParsableCommand {
                 throw CLIError("cannot write '\(file.path)': \(error.localizedDescription)")
             }
         }
+    }
+}
+
+extension String {
+    /// The string right-aligned in `width` characters.
+    fileprivate func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import OpenMLKitVision
 
 /// A simulated localizer plus ``ObjectTracker``: the ground truth of a generated frame made noisy
 /// (jittered boxes, missed objects, false alarms), tracked like a real detector's output.

@@ -1,4 +1,5 @@
 import Foundation
+import OpenMLKitVision
 
 /// The standard multi-object-tracking figures of one or more sequences: CLEAR-MOT (MOTA, MOTP, ID
 /// switches) and the identity measures (IDF1, IDP, IDR).

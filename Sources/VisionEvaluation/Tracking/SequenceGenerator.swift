@@ -1,4 +1,5 @@
 import Foundation
+import OpenMLKitVision
 
 /// Generates the tracking benchmark's frame sequences, with ground truth, from real photos.
 ///

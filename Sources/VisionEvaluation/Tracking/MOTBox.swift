@@ -1,4 +1,5 @@
 import Foundation
+import OpenMLKitVision
 
 /// One box of one frame in a tracking evaluation: a ground-truth object or a tracker's hypothesis.
 public struct MOTBox: Equatable, Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import OpenMLKitVision
 
 /// The real photos the generated sequences are made of, from `../shared/images`, with the boxes of
 /// their objects.

@@ -1,4 +1,5 @@
 import Foundation
+import OpenMLKitVision
 
 /// One generated frame: the picture and where every object truly is.
 public struct SyntheticFrame {

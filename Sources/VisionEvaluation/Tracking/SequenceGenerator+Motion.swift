@@ -1,4 +1,5 @@
 import Foundation
+import OpenMLKitVision
 
 /// The motions of generated sequences: a panning, shaking camera and bouncing objects.
 extension SequenceGenerator {

@@ -1,4 +1,5 @@
 import Foundation
+import OpenMLKitVision
 
 /// A small deterministic random number generator (SplitMix64), so that generated benchmark
 /// sequences and simulated detector noise are the same on every machine and every run.

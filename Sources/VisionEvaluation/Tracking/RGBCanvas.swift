@@ -1,4 +1,5 @@
 import Foundation
+import OpenMLKitVision
 
 /// Tightly packed RGB8 pixels that benchmark frames are composed on: resizing, blurring, dimming
 /// and masked pasting, all deterministic.

@@ -1,4 +1,5 @@
 import Foundation
+import OpenMLKitVision
 
 /// Scores one sequence of tracker output against ground truth, frame by frame (CLEAR-MOT), and
 /// keeps the trajectories for the identity measures (IDF1), computed by ``metrics()``.

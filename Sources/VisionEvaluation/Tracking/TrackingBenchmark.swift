@@ -1,4 +1,5 @@
 import Foundation
+import OpenMLKitVision
 
 /// Runs a tracking detector over generated sequences and scores it with ``MOTAccumulator``.
 ///

@@ -1,0 +1,88 @@
+import ArgumentParser
+import Foundation
+import OpenMLKit
+import OpenMLKitVision
+import VisionEvaluation
+
+/// `mlkit localize-bench`: recall, precision and IoU of the object localizer on photos with
+/// hand-drawn boxes, with optional quality thresholds (the CI's evaluation step).
+struct LocalizeBenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "localize-bench",
+        abstract: "Score the object localizer (built-in or a detection model) on photos with annotated boxes.",
+        discussion: """
+            Runs the detector in single-image mode on tools/localization-set/annotations.json: up to 5 objects \
+            on the multi-object photos (recall at IoU 0.5 of the min(5, n) most prominent objects, precision of \
+            the boxes, mean best IoU, boxes holding two separate objects), the most prominent object on the \
+            single-object photos (IoU of the top box). With --classifier the classifier scores candidate \
+            regions; --model uses a detection model as the class-agnostic localizer. See docs/LOCALIZER.md.
+            """
+    )
+
+    @Option(help: "The annotation file.")
+    var annotations = "tools/localization-set/annotations.json"
+
+    @Option(help: "The folder that 'shared/' image paths refer to.")
+    var images = "../shared/images"
+
+    @Option(help: "A custom image classifier (.tflite) that labels (and, with the built-in localizer, scores) regions.")
+    var classifier: String?
+
+    @Option(help: "A detection model (.tflite) used as the class-agnostic localizer.")
+    var model: String?
+
+    @Option(help: "Fail (exit 1) when the recall of prominent objects is below this.")
+    var minRecall: Double?
+
+    @Option(help: "Fail when the precision of the boxes is below this.")
+    var minPrecision: Double?
+
+    @Option(
+        name: .customLong("min-single-iou"),
+        help: "Fail when the mean top-box IoU on the single-object photos is below this.")
+    var minSingleIoU: Double?
+
+    @Option(help: "Write every photo with annotated boxes (thin green) and found objects as PNG here.")
+    var outputDir: String?
+
+    @Flag(help: "Print JSON instead of a table.")
+    var json = false
+
+    func run() throws {
+        try reportingErrors {
+            let set = try LocalizationSet(path: annotations, sharedImages: images)
+            let under = try LocalizerUnderTest(classifier: classifier, localizerModel: model)
+            if let outputDir {
+                try FileManager.default.createDirectory(atPath: outputDir, withIntermediateDirectories: true)
+            }
+            let report = try under.run(LocalizationBenchmark(set: set)) { name, image, objects in
+                guard let outputDir else { return }
+                var picture = try AnnotatedImage(image)
+                let truth =
+                    set.photos.first { $0.image == name }?.objects.map(\.frame)
+                    ?? set.single.filter { $0.image == name }.map(\.frame)
+                for box in truth { picture.drawRect(box, color: (40, 220, 40), thickness: 1) }
+                picture.draw(objects)
+                let file = URL(fileURLWithPath: outputDir).appendingPathComponent(
+                    name.replacingOccurrences(of: "/", with: "_") + ".png")
+                try picture.pngData().write(to: file)
+            }
+            if json {
+                print(try VisionJSON.string(report))
+            } else {
+                print(LocalizationBenchmark.table(report, name: under.name))
+            }
+            var failures = [String]()
+            if let minRecall, report.recall < minRecall {
+                failures.append(String(format: "recall %.3f < %.3f", report.recall, minRecall))
+            }
+            if let minPrecision, report.precision < minPrecision {
+                failures.append(String(format: "precision %.3f < %.3f", report.precision, minPrecision))
+            }
+            if let minSingleIoU, report.singleMeanIoU < minSingleIoU {
+                failures.append(String(format: "single-object IoU %.3f < %.3f", report.singleMeanIoU, minSingleIoU))
+            }
+            if !failures.isEmpty { throw CLIError("below threshold: " + failures.joined(separator: ", ")) }
+        }
+    }
+}
