@@ -59,7 +59,7 @@ public struct HubConfiguration: Sendable {
     /// them through the process in 1 MiB buffers (``downloadBytesPerSecond`` always does).
     public var useSendfile = true
     /// Whether plain downloads of recently served versions are answered on the connection's event
-    /// loop (``DownloadFastPath``) instead of through the router (default true; same answers).
+    /// loop (`DownloadFastPath`) instead of through the router (default true; same answers).
     public var useFastPath = true
 
     /// A configuration. `adminToken` must not be empty.

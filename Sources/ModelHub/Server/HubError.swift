@@ -4,7 +4,7 @@ import Hummingbird
 /// A request the hub refuses, mapped to an HTTP status and a JSON body `{"error": {"message", "status"}}`.
 ///
 /// Every error answer of the hub has this shape, whatever produced it (a handler, the router,
-/// the body collector, the HTTP parser: see ``HubErrorMiddleware`` and ``ConnectionGuard``).
+/// the body collector, the HTTP parser: see `HubErrorMiddleware` and `ConnectionGuard`).
 /// Messages never name server paths.
 public struct HubError: Error, Sendable, HTTPResponseError {
     /// The HTTP status.

@@ -17,7 +17,7 @@ public enum RolloutAssignment {
     }
 
     /// The version `model` serves to an installation with `installationID` (may be nil) in
-    /// `groups`, following the rollout rules (see ``HubRollout``); nil when the model has no
+    /// `groups`, following the rollout rules (see `HubRollout`); nil when the model has no
     /// versions. Rules naming a version that no longer exists are skipped.
     public static func version(
         of model: HubModel, installationID: String?, groups: Set<String>

@@ -46,7 +46,7 @@ public final class CustomImageLabelerOptions {
     }
 
     /// Options for the hosted model `remoteModel` (ML Kit's `init(remoteModel:)`); download it
-    /// first with ``ModelManager``: a labeler made before that reports
+    /// first with `ModelManager`: a labeler made before that reports
     /// ``ModelDownloadError/notDownloaded(_:)``.
     public init(remoteModel: CustomRemoteModel) {
         self.localModel = nil

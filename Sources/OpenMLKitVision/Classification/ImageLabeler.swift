@@ -60,7 +60,7 @@ public final class ImageLabeler: @unchecked Sendable {
 
     /// Loads the model, reads its metadata and labels, and allocates tensors.
     ///
-    /// - Throws: ``ModelError`` or ``InterpreterError`` for unusable model files, ``MetadataError``
+    /// - Throws: `ModelError` or `InterpreterError` for unusable model files, `MetadataError`
     ///   for malformed metadata, ``VisionError/unsupportedModel(detail:)`` when the inputs or outputs
     ///   do not fit a classifier, ``VisionError/invalidLabels(detail:)`` for unreadable labels,
     ///   ``ModelDownloadError/notDownloaded(_:)`` for a remote model that is not downloaded.
@@ -137,7 +137,7 @@ public final class ImageLabeler: @unchecked Sendable {
     /// ``CustomImageLabelerOptions/maxResultCount``, each with confidence ≥ ``confidenceThreshold``
     /// (ties keep the lower class index first).
     ///
-    /// - Throws: ``VisionError`` for unusable images or regions, ``InterpreterError`` when inference fails.
+    /// - Throws: ``VisionError`` for unusable images or regions, `InterpreterError` when inference fails.
     public func results(in image: VisionImage, region: CGRect? = nil) throws -> [ImageLabel] {
         ranked(try scores(in: image, region: region), threshold: confidenceThreshold, limit: options.maxResultCount)
     }

@@ -72,7 +72,7 @@ public final class CustomObjectDetectorOptions {
         self.init(localModel: localModel.customLocalModel)
     }
 
-    /// Options for the hosted classifier `remoteModel` (download it first with ``ModelManager``).
+    /// Options for the hosted classifier `remoteModel` (download it first with `ModelManager`).
     public init(remoteModel: CustomRemoteModel) {
         self.localModel = nil
         self.remoteModel = remoteModel

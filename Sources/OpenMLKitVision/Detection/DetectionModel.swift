@@ -188,7 +188,7 @@ public final class DetectionModel: @unchecked Sendable {
 
     /// The objects in `image`, best first, with frames in the upright image's pixels.
     ///
-    /// - Throws: ``VisionError`` for unusable images, ``InterpreterError`` when inference fails.
+    /// - Throws: ``VisionError`` for unusable images, `InterpreterError` when inference fails.
     public func results(in image: VisionImage) throws -> [DetectedObject] {
         lock.lock()
         defer { lock.unlock() }

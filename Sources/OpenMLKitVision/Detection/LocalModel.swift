@@ -8,7 +8,7 @@ import OpenMLKit
 /// let options = CustomObjectDetectorOptions(localModel: localModel)
 /// ```
 ///
-/// Every API that takes a ``CustomLocalModel`` also takes a `LocalModel` (ML Kit's vision APIs
+/// Every API that takes a `CustomLocalModel` also takes a `LocalModel` (ML Kit's vision APIs
 /// and Firebase's interpreter had two classes; OpenMLKit keeps both names). Before OpenMLKit had
 /// this class, `LocalModel` was a type alias of `CustomLocalModel`; it became a class of its own
 /// because ML Kit's `init?(manifestPath:)` is failable while `CustomLocalModel`'s throws, and Swift
@@ -18,7 +18,7 @@ public final class LocalModel: Sendable {
     public let path: String
     /// The AutoML manifest the model was made from; nil for a plain model file.
     public let manifestPath: String?
-    /// The same model as a ``CustomLocalModel``.
+    /// The same model as a `CustomLocalModel`.
     public let customLocalModel: CustomLocalModel
 
     /// The model file at `path`; the file is read when a labeler or detector is created from it.

@@ -24,7 +24,7 @@ public final class ObjectDetector: @unchecked Sendable {
     public let mode: DetectorMode
 
     /// ML Kit's factory for a detector with a custom classifier. As in ML Kit, it does not throw:
-    /// a problem with the options or models is reported by every ``results(in:)`` and
+    /// a problem with the options or models is reported by every `results(in:)` and
     /// ``process(_:completion:)`` call. Use ``init(options:)-(CustomObjectDetectorOptions)`` to be
     /// told at once.
     public static func objectDetector(options: CustomObjectDetectorOptions) -> ObjectDetector {
@@ -75,7 +75,7 @@ public final class ObjectDetector: @unchecked Sendable {
     /// mode, with tracking IDs, treating `image` as the next frame.
     ///
     /// - Throws: the error that made the detector unusable (see ``objectDetector(options:)-(CustomObjectDetectorOptions)``),
-    ///   ``VisionError`` for unusable images, ``InterpreterError`` when inference fails.
+    ///   ``VisionError`` for unusable images, `InterpreterError` when inference fails.
     public func results(in image: VisionImage) throws -> [DetectedObject] {
         let pipeline = try self.pipeline.get()
         lock.lock()
@@ -92,7 +92,7 @@ public final class ObjectDetector: @unchecked Sendable {
         try pipeline.reset()
     }
 
-    /// Runs ``results(in:)`` off the caller's thread and hands the result to `completion` (ML
+    /// Runs `results(in:)` off the caller's thread and hands the result to `completion` (ML
     /// Kit's asynchronous `process(_:completion:)`): on the main actor on Apple platforms, as ML
     /// Kit does, and on ``CompletionQueue/queue`` on Linux.
     public func process(_ image: VisionImage, completion: @escaping CompletionHandler<[DetectedObject]>) {

@@ -29,7 +29,10 @@ public enum ImagePreprocessor {
     /// Writes `image` (or its `region`, in upright pixels) into `destination` in NHWC order.
     ///
     /// - Parameters:
+    ///   - image: the image to read, with its orientation.
+    ///   - format: the model input's size, channels, element type and normalisation.
     ///   - region: part of the upright image to use; nil for the whole image.
+    ///   - scaleMode: how the region is fitted to the input's aspect ratio.
     ///   - resizeMethod: how pixels are sampled when the region is scaled (area averaging by default).
     ///   - destination: at least ``InputImageFormat/byteCount`` bytes (e.g. the input tensor).
     /// - Returns: the mapping from input coordinates back to upright image pixels.
