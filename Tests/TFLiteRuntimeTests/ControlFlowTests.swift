@@ -33,6 +33,28 @@ struct ControlFlowTests {
     @Test("fixtures are present")
     func present() { #expect(ControlFlowTests.cases.count >= 8) }
 
+    @Test("Interpreter.cancel() stops a WHILE loop of two billion turns; the next invoke runs whole")
+    func cancelStopsALongLoop() throws {
+        let caseFolder = ControlFlowTests.folder.appendingPathComponent("while_loop")
+        let interpreter = try Interpreter(modelPath: caseFolder.appendingPathComponent("model.tflite").path)
+        try interpreter.allocateTensors()
+        // Inputs: x (float32 [3]) and n (int32 scalar), the loop's turn count.
+        let x = try NumPyArray(contentsOf: caseFolder.appendingPathComponent("input_1_0.npy"))
+        try interpreter.copy(x.data, toInputAt: 0)
+        try interpreter.copy(withUnsafeBytes(of: Int32(2_000_000_000)) { Data($0) }, toInputAt: 1)
+        let canceller = DispatchWorkItem { interpreter.cancel() }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3, execute: canceller)
+        var message = ""
+        do { try interpreter.invoke() } catch { message = "\(error)" }
+        #expect(message.contains("cancelled"), "the loop was not stopped: \(message)")
+        // The same interpreter then runs the fixture's n = 4 case to LiteRT's answer.
+        try interpreter.copy(try NumPyArray(contentsOf: caseFolder.appendingPathComponent("input_1_1.npy")).data, toInputAt: 1)
+        try interpreter.invoke()
+        let expected = try NumPyArray(contentsOf: caseFolder.appendingPathComponent("output_1_0.npy")).doubleValues()
+        let actual = NumPyArray(try interpreter.output(at: 0)).doubleValues()
+        #expect(actual.count == expected.count && maxAbsDifference(actual, expected) <= 1e-5)
+    }
+
     @Test("matches LiteRT invoke after invoke", arguments: ControlFlowTests.cases)
     func matches(_ name: String) throws {
         let data = try Data(contentsOf: ControlFlowTests.folder.appendingPathComponent("manifest.json"))

@@ -18,6 +18,11 @@ struct CorruptModelTests {
         guard let interpreter = try? Interpreter(modelData: data) else { return false }
         guard (try? interpreter.allocateTensors()) != nil else { return false }
         guard interpreter.executor.arenaSize <= runnableArenaBytes else { return true }
+        // A flipped bit can also make a WHILE loop run for ever (a condition that stays true):
+        // LiteRT would spin too; here the caller's deadline stops it (Interpreter.cancel()).
+        let deadline = DispatchWorkItem { interpreter.cancel() }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 2, execute: deadline)
+        defer { deadline.cancel() }
         return (try? interpreter.invoke()) != nil
     }
 

@@ -96,8 +96,18 @@ public final class Interpreter {
     /// - Throws: ``InterpreterError/allocateTensorsRequired`` before `allocateTensors()`, or
     ///   ``InterpreterError/tensorFlowLiteError(_:)`` naming the node that failed.
     public func invoke() throws {
+        executor.context?.cancellation.clear()
         try Interpreter.mapErrors { try executor.invoke() }
         hasInvoked = true
+    }
+
+    /// Stops the `invoke()` running on another thread before its next operator (or the next turn of
+    /// a WHILE loop), which then throws ``InterpreterError/tensorFlowLiteError(_:)`` saying it was
+    /// cancelled; the outputs are then undefined. TFLite's `Interpreter::Cancel()`: a server can put
+    /// a deadline on a model it did not write (a WHILE loop that never ends). Safe to call from any
+    /// thread; a call while no invoke runs has no effect, since every `invoke()` starts afresh.
+    public func cancel() {
+        executor.context?.cancellation.raise()
     }
 
     /// The input tensor at `index`.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What the subgraphs of one interpreter share: the model, the operator resolver, the thread count,
 /// one executor per subgraph (control-flow operators run other subgraphs through it), and the
 /// resources that live as long as the interpreter (resource variables, hash tables, CALL_ONCE).
@@ -15,6 +17,9 @@ final class ExecutionContext {
     var resources = ResourceStore()
     /// Subgraphs CALL_ONCE has already run.
     var initializedSubgraphs = Set<Int>()
+    /// Set by `Interpreter.cancel()` from any thread; executors check it before every node and
+    /// WHILE before every turn.
+    let cancellation = CancellationFlag()
 
     init(model: Model, resolver: OperatorResolver, threadCount: Int) {
         self.model = model
@@ -32,5 +37,30 @@ final class ExecutionContext {
         let made = try SubgraphExecutor(context: self, subgraphIndex: index)
         executors[index] = made
         return made
+    }
+}
+
+/// A flag one thread sets and another polls (the cancellation of a running invoke).
+final class CancellationFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var raised = false
+
+    /// Whether `raise()` was called since the last `clear()`.
+    var isRaised: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return raised
+    }
+
+    func raise() {
+        lock.lock()
+        raised = true
+        lock.unlock()
+    }
+
+    func clear() {
+        lock.lock()
+        raised = false
+        lock.unlock()
     }
 }

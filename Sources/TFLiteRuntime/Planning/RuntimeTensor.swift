@@ -128,4 +128,7 @@ final class RuntimeTensor {
 struct RuntimeError: Error, CustomStringConvertible {
     let description: String
     init(_ message: String) { description = message }
+
+    /// The invoke was stopped by `Interpreter.cancel()`.
+    static let cancelled = RuntimeError("the invocation was cancelled (Interpreter.cancel())")
 }

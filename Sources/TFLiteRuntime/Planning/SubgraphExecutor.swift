@@ -250,7 +250,9 @@ final class SubgraphExecutor {
         // Parallel kernels run on this interpreter's pool for the length of the invoke.
         let previousPool = omk_pool_set_current(context?.pool?.pool)
         defer { omk_pool_set_current(previousPool) }
+        let cancellation = context?.cancellation
         for n in order {
+            if let cancellation, cancellation.isRaised { throw RuntimeError.cancelled }
             let start = timing == nil ? 0 : DispatchTime.now().uptimeNanoseconds
             defer { if let timing { timing(n, DispatchTime.now().uptimeNanoseconds - start) } }
             let node = nodes[n]

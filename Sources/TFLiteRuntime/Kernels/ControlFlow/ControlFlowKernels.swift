@@ -34,7 +34,7 @@ final class IfKernel: OpKernel {
 final class WhileKernel: OpKernel {
     let parameters: WhileParameters
     private var results: [TensorValue] = []
-    /// A loop that runs this many turns is stopped: a model cannot hang its caller.
+    /// A loop that runs this many turns is stopped; `Interpreter.cancel()` stops one sooner.
     static let maximumIterations = 100_000_000
 
     init(_ node: Node) throws {
@@ -52,7 +52,9 @@ final class WhileKernel: OpKernel {
         let body = try node.subgraphExecutor(parameters.bodySubgraph, role: "body")
         var state = try (0..<node.inputCount).map { TensorValue(try node.input($0)) }
         var turns = 0
+        let cancellation = node.context?.cancellation
         while true {
+            if let cancellation, cancellation.isRaised { throw RuntimeError.cancelled }
             let verdict = try cond.call(with: state, from: node)
             guard verdict.count == 1 else { throw node.error("condition subgraph returns \(verdict.count) values, not 1") }
             guard try ControlFlow.truth(of: verdict[0], node) else { break }
