@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 targets=("$@")
-[ "${#targets[@]}" -gt 0 ] || targets=(TFLiteRuntime OpenMLKit OpenMLKitVision ModelHub)
+[ "${#targets[@]}" -gt 0 ] || targets=(TFLiteRuntime OpenMLKit OpenMLKitVision ModelHub TensorFlowLite)
 args=()
 for target in "${targets[@]}"; do args+=(--target "$target"); done
 

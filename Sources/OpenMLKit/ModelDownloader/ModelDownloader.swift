@@ -38,6 +38,10 @@ public final class ModelDownloader: Sendable {
     /// Gets the model `modelName` as `downloadType` says and hands it to `completion`.
     ///
     /// - Parameters:
+    ///   - modelName: the model's name on the hub.
+    ///   - downloadType: whether a model already on the device answers at once, and whether a newer
+    ///     version is then fetched (``ModelDownloadType``).
+    ///   - conditions: when a transfer may run (cellular, background).
     ///   - progressHandler: the fraction of the model file transferred, in 0...1, while a transfer
     ///     runs (not called when no transfer is needed).
     ///   - completion: the model on the device, or a ``DownloadError``.

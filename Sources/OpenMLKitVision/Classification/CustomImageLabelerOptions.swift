@@ -47,7 +47,7 @@ public final class CustomImageLabelerOptions {
 
     /// Options for the hosted model `remoteModel` (ML Kit's `init(remoteModel:)`); download it
     /// first with `ModelManager`: a labeler made before that reports
-    /// ``ModelDownloadError/notDownloaded(_:)``.
+    /// `ModelDownloadError.notDownloaded`.
     public init(remoteModel: CustomRemoteModel) {
         self.localModel = nil
         self.remoteModel = remoteModel

@@ -63,7 +63,7 @@ public final class ImageLabeler: @unchecked Sendable {
     /// - Throws: `ModelError` or `InterpreterError` for unusable model files, `MetadataError`
     ///   for malformed metadata, ``VisionError/unsupportedModel(detail:)`` when the inputs or outputs
     ///   do not fit a classifier, ``VisionError/invalidLabels(detail:)`` for unreadable labels,
-    ///   ``ModelDownloadError/notDownloaded(_:)`` for a remote model that is not downloaded.
+    ///   `ModelDownloadError.notDownloaded` for a remote model that is not downloaded.
     public convenience init(options: CustomImageLabelerOptions) throws {
         self.init(options: options, state: .success(try ImageLabeler.load(options)))
     }
@@ -189,7 +189,7 @@ public final class ImageLabeler: @unchecked Sendable {
 
     /// Labels `image` off the caller's thread and hands the result to `completion` (ML Kit's
     /// `process(_:completion:)`): on the main actor on Apple platforms, on
-    /// ``CompletionQueue/queue`` on Linux.
+    /// `CompletionQueue/queue` on Linux.
     public func process(_ image: VisionImage, completion: @escaping CompletionHandler<[ImageLabel]>) {
         DispatchQueue.global().async {
             let result = Result { try self.results(in: image) }

@@ -24,7 +24,7 @@ extension CustomObjectDetectorOptions {
 
     /// The classifier's file: the local model's, or the downloaded remote model's.
     ///
-    /// - Throws: ``ModelDownloadError/notDownloaded(_:)`` when the remote model is not downloaded.
+    /// - Throws: `ModelDownloadError.notDownloaded` when the remote model is not downloaded.
     func classifierModel() throws -> CustomLocalModel {
         if let localModel { return localModel }
         guard let remoteModel else {

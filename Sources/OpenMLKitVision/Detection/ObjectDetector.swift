@@ -41,7 +41,7 @@ public final class ObjectDetector: @unchecked Sendable {
     /// - Throws: ``VisionError/invalidOptions(detail:)`` for out-of-range options,
     ///   ``VisionError/unsupportedModel(detail:)`` when the classifier's input or output does not
     ///   fit (not `[1, height, width, 3]`, float input without normalisation metadata, not a score
-    ///   per class), model errors, and ``ModelDownloadError/notDownloaded(_:)`` for a remote
+    ///   per class), model errors, and `ModelDownloadError.notDownloaded` for a remote
     ///   classifier that is not downloaded.
     public convenience init(options: CustomObjectDetectorOptions) throws {
         self.init(pipeline: .success(try DetectionPipeline(options: options)), mode: options.detectorMode)
@@ -94,7 +94,7 @@ public final class ObjectDetector: @unchecked Sendable {
 
     /// Runs `results(in:)` off the caller's thread and hands the result to `completion` (ML
     /// Kit's asynchronous `process(_:completion:)`): on the main actor on Apple platforms, as ML
-    /// Kit does, and on ``CompletionQueue/queue`` on Linux.
+    /// Kit does, and on `CompletionQueue/queue` on Linux.
     public func process(_ image: VisionImage, completion: @escaping CompletionHandler<[DetectedObject]>) {
         DispatchQueue.global().async {
             let result = Result { try self.results(in: image) }
