@@ -19,22 +19,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared" / "models"
-MODELS = [
-    ("MobileNetV2 1.0 224 float (random weights)", ROOT / "out/bench/mobilenet_v2_1.0_224_float.tflite"),
-    ("cup_model (float)", SHARED / "cup_model.tflite"),
-    ("MobileNetV2 1.0 224 uint8", SHARED / "mobilenet_v2_1.0_224_quant.tflite"),
-    ("TF2 MobileNetV2 1.0 224 int8", SHARED / "tf2_mobilenet_v2_1.0_224_ptq.tflite"),
-    ("traffic_model (uint8 detector + LSTM)", SHARED / "traffic_model.tflite"),
-]
-
-
-def run_json(command: list[str]) -> dict:
-    result = subprocess.run(command, capture_output=True, text=True, check=False)
-    if result.returncode != 0:
-        raise RuntimeError(f"{' '.join(command)} failed: {result.stderr.strip()[-2000:]}")
-    return json.loads(result.stdout.strip().splitlines()[-1])
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+# The benchmark set and the JSON runner are side_by_side.py's, so the two tools measure the same models.
+from side_by_side import MODELS, ROOT, run_json  # noqa: E402
 
 
 def main() -> None:
