@@ -198,8 +198,12 @@ size_t omk_pool_threads(const omk_pool *pool) { return pool == NULL ? 1 : pool->
 int omk_pool_run(omk_pool *pool, omk_task_fn fn, void *context, size_t count) {
     if (pool == NULL || count > UINT32_MAX || pool->threads < 2) return 0;
     if (atomic_flag_test_and_set_explicit(&pool->busy, memory_order_acquire)) return 0;
-    const uint32_t generation =
-        generation_of(atomic_load_explicit(&pool->ticket, memory_order_relaxed)) + 1;
+    // Close the previous job first: a late worker still holding its last ticket could otherwise
+    // claim that index against the new job's fields before the new ticket is stored (a task run
+    // twice). The closing generation has no claimable index, and the job takes the next one.
+    const uint32_t closing = generation_of(atomic_load_explicit(&pool->ticket, memory_order_relaxed)) + 1;
+    atomic_store_explicit(&pool->ticket, ((uint64_t)closing << 32) | UINT32_MAX, memory_order_seq_cst);
+    const uint32_t generation = closing + 1;
     const uint64_t ticket = (uint64_t)generation << 32;
     // Pairs with the acquire fence in `work`: a worker that reads one of the fields below has
     // seen the previous generation go by, so it cannot claim a task of an older job with them.
