@@ -36,11 +36,22 @@
 /// inference issues one job per operator, microseconds apart, and a sleeping thread takes tens of
 /// microseconds to wake; but every spin costs power (a phone's battery), so it is bounded in time.
 #define OMK_SPIN_NANOSECONDS 300000
+/// After this long, a spinning worker yields its CPU on every turn instead of only pausing: when the
+/// machine has more runnable threads than CPUs (another process is busy), a worker that shares a
+/// CPU with the caller would otherwise take half of the caller's time just to wait, and two
+/// threads would run slower than one. With a CPU to itself, a yield returns at once.
+#define OMK_YIELD_AFTER_NANOSECONDS 5000
 /// Spins between two reads of the clock.
 #define OMK_SPINS_PER_CLOCK 64
-/// Spins the caller waits for a worker's last task before it yields its time slice (the worker
-/// may be preempted and need this CPU back).
-#define OMK_CALLER_SPINS 2048
+/// How the caller waits for the workers' last tasks: it spins for OMK_CALLER_SPIN_NANOSECONDS (a
+/// running worker is usually microseconds from done), then yields its CPU on every turn (a worker
+/// that shares the caller's CPU gets it), and after OMK_CALLER_BLOCK_NANOSECONDS it blocks until the
+/// worker that finishes the last task signals. A worker still not done by then has been preempted
+/// by another process on another CPU, and the caller must leave its own CPU idle rather than spin
+/// on it: an idle CPU pulls the preempted worker over at once (Linux's new-idle balancing), while a
+/// spinning caller keeps it waiting for the other process's time slice to end (milliseconds).
+#define OMK_CALLER_SPIN_NANOSECONDS 20000
+#define OMK_CALLER_BLOCK_NANOSECONDS 200000
 
 /// The pool. Everything one thread writes while others read sits on its own cache line.
 ///
@@ -58,11 +69,13 @@ struct omk_pool {
     alignas(OMK_CACHE_LINE) _Atomic(omk_task_fn) fn;      // the job's description
     _Atomic(void *) context;
     atomic_size_t count;
+    alignas(OMK_CACHE_LINE) atomic_int caller_waiting;  // the caller is blocked (or about to) on `finished`
     alignas(OMK_CACHE_LINE) atomic_int sleepers;  // workers blocked (or about to block) on `wake`
     atomic_int stop;
     atomic_flag busy;  // one job at a time
     alignas(OMK_CACHE_LINE) pthread_mutex_t sleep_lock;
     pthread_cond_t wake;
+    pthread_cond_t finished;  // the job's last task is done
     size_t threads;  // including the caller
     size_t started;  // workers running
     pthread_t *workers;
@@ -92,7 +105,17 @@ static void work(omk_pool *pool, uint64_t ticket) {
         if (atomic_compare_exchange_weak_explicit(&pool->ticket, &ticket, ticket + 1, memory_order_acq_rel,
                                                   memory_order_acquire)) {
             fn(context, index);
-            atomic_fetch_add_explicit(&pool->done, 1, memory_order_release);
+            if (atomic_fetch_add_explicit(&pool->done, 1, memory_order_seq_cst) + 1 == count) {
+                // The job's last task: the caller may have gone to sleep waiting for it. (Only the
+                // worker that finishes the last task looks, and the job cannot change before it
+                // has: the caller waits for `done` to reach `count`.)
+                if (atomic_load_explicit(&pool->caller_waiting, memory_order_seq_cst)) {
+                    pthread_mutex_lock(&pool->sleep_lock);
+                    pthread_cond_signal(&pool->finished);
+                    pthread_mutex_unlock(&pool->sleep_lock);
+                }
+                return;
+            }
             ticket = atomic_load_explicit(&pool->ticket, memory_order_acquire);
         }
     }
@@ -103,10 +126,15 @@ static void work(omk_pool *pool, uint64_t ticket) {
 static uint64_t wait_for_job(omk_pool *pool, uint32_t seen) {
     uint64_t ticket = atomic_load_explicit(&pool->ticket, memory_order_acquire);
     const uint64_t start = now_nanoseconds();
+    int yielding = 0;
     for (unsigned spin = 1;; spin++) {
         if (generation_of(ticket) != seen || atomic_load_explicit(&pool->stop, memory_order_relaxed)) return ticket;
-        OMK_PAUSE();
-        if (spin % OMK_SPINS_PER_CLOCK == 0 && now_nanoseconds() - start > OMK_SPIN_NANOSECONDS) break;
+        if (yielding) sched_yield(); else OMK_PAUSE();
+        if (spin % OMK_SPINS_PER_CLOCK == 0) {
+            const uint64_t waited = now_nanoseconds() - start;
+            if (waited > OMK_SPIN_NANOSECONDS) break;
+            yielding = waited > OMK_YIELD_AFTER_NANOSECONDS;
+        }
         ticket = atomic_load_explicit(&pool->ticket, memory_order_acquire);
     }
     pthread_mutex_lock(&pool->sleep_lock);
@@ -157,10 +185,12 @@ omk_pool *omk_pool_create(size_t threads) {
     atomic_init(&pool->context, NULL);
     atomic_init(&pool->count, 0);
     atomic_init(&pool->sleepers, 0);
+    atomic_init(&pool->caller_waiting, 0);
     atomic_init(&pool->stop, 0);
     atomic_flag_clear(&pool->busy);
     pthread_mutex_init(&pool->sleep_lock, NULL);
     pthread_cond_init(&pool->wake, NULL);
+    pthread_cond_init(&pool->finished, NULL);
     pthread_attr_t attributes;
     pthread_attr_init(&attributes);
 #if defined(__APPLE__)
@@ -188,6 +218,7 @@ void omk_pool_destroy(omk_pool *pool) {
     pthread_mutex_unlock(&pool->sleep_lock);
     for (size_t i = 0; i < pool->started; i++) pthread_join(pool->workers[i], NULL);
     pthread_cond_destroy(&pool->wake);
+    pthread_cond_destroy(&pool->finished);
     pthread_mutex_destroy(&pool->sleep_lock);
     free(pool->workers);
     free(pool);
@@ -215,10 +246,30 @@ int omk_pool_run(omk_pool *pool, omk_task_fn fn, void *context, size_t count) {
     atomic_store_explicit(&pool->ticket, ticket, memory_order_seq_cst);
     wake_sleepers(pool);
     work(pool, ticket);
-    // Tasks claimed by workers may still be running; a preempted worker must get a CPU back, so
-    // after a short spin, yield instead of burning the time slice it needs.
-    for (unsigned spin = 0; atomic_load_explicit(&pool->done, memory_order_acquire) < count; spin++) {
-        if (spin < OMK_CALLER_SPINS) OMK_PAUSE(); else sched_yield();
+    // Tasks claimed by workers may still be running: spin, yield, then block (see
+    // OMK_CALLER_SPIN_NANOSECONDS) until the worker that finishes the last one signals.
+    if (atomic_load_explicit(&pool->done, memory_order_acquire) < count) {
+        const uint64_t start = now_nanoseconds();
+        int yielding = 0;
+        for (unsigned spin = 1; atomic_load_explicit(&pool->done, memory_order_acquire) < count; spin++) {
+            if (yielding) sched_yield(); else OMK_PAUSE();
+            if (spin % OMK_SPINS_PER_CLOCK != 0) continue;
+            const uint64_t waited = now_nanoseconds() - start;
+            yielding = waited > OMK_CALLER_SPIN_NANOSECONDS;
+            if (waited > OMK_CALLER_BLOCK_NANOSECONDS) {
+                pthread_mutex_lock(&pool->sleep_lock);
+                // Announce the wait before the last look (both sequentially consistent): either the
+                // last task's worker sees the flag and signals under the lock, or this look sees
+                // its `done`.
+                atomic_store_explicit(&pool->caller_waiting, 1, memory_order_seq_cst);
+                while (atomic_load_explicit(&pool->done, memory_order_seq_cst) < count) {
+                    pthread_cond_wait(&pool->finished, &pool->sleep_lock);
+                }
+                atomic_store_explicit(&pool->caller_waiting, 0, memory_order_relaxed);
+                pthread_mutex_unlock(&pool->sleep_lock);
+                break;
+            }
+        }
     }
     atomic_flag_clear_explicit(&pool->busy, memory_order_release);
     return 1;

@@ -227,9 +227,9 @@ void omk_f32_dwconv_pixels4_avx2(const float *x, const float *w, size_t channels
                                  size_t tap_columns, size_t x_step, size_t x_row_step, size_t w_row_step,
                                  size_t pixel_step, const float *bias, float lower, float upper, float *out);
 
-/// A persistent thread pool: `threads - 1` workers that spin briefly (bounded in time, with the
-/// CPU's pause/yield hint) between jobs, then block until the next job or until the pool is
-/// destroyed.
+/// A persistent thread pool: `threads - 1` workers that spin briefly between jobs (bounded in time:
+/// the CPU's pause hint, then yielding the CPU on every turn), then block until the next job or
+/// until the pool is destroyed.
 typedef struct omk_pool omk_pool;
 /// A task: called once per index, from the caller's thread and the workers.
 typedef void (*omk_task_fn)(void *context, size_t index);

@@ -29,30 +29,48 @@ enum TransposeConvGather {
         let channels = g.outputChannels
         let pixelStride = g.taps * channels
         let rowWork = max(1, g.outputWidth * channels * g.taps / max(g.strideHeight * g.strideWidth, 1))
-        parallelFor(last - first, threads: threads, minimumPerThread: max(1, 65_536 / rowWork)) { range in
-            for row in range {
-                let oy = first + row
-                let yOrigin = oy + g.padTop
-                for ox in 0..<g.outputWidth {
-                    let out = output + (oy * g.outputWidth + ox) * channels
-                    let xOrigin = ox + g.padLeft
-                    var ky = lastTap(origin: yOrigin, stride: g.strideHeight, extent: g.filterHeight)
-                    while ky >= 0 {
-                        let iy = (yOrigin - ky) / g.strideHeight
-                        if iy >= band.upperBound { break }
-                        if iy >= band.lowerBound {
-                            let bandRow = column + (iy - band.lowerBound) * g.inputWidth * pixelStride
-                            var kx = lastTap(origin: xOrigin, stride: g.strideWidth, extent: g.filterWidth)
-                            while kx >= 0 {
-                                let ix = (xOrigin - kx) / g.strideWidth
-                                if ix >= g.inputWidth { break }
-                                if ix >= 0 {
-                                    add(bandRow + ix * pixelStride + (ky * g.filterWidth + kx) * channels, to: out, count: channels)
+        // The horizontal taps of every output column, in the order they are added (kx descending,
+        // so ix ascending), as offsets into a band row: worked out once, not per pixel and row
+        // (integer divisions cost more than the adds when the channels are few).
+        var columnStart = [Int](repeating: 0, count: g.outputWidth + 1)
+        var columnTaps: [Int] = []
+        columnTaps.reserveCapacity(g.outputWidth * max(1, g.filterWidth / max(g.strideWidth, 1) + 1))
+        for ox in 0..<g.outputWidth {
+            let xOrigin = ox + g.padLeft
+            var kx = lastTap(origin: xOrigin, stride: g.strideWidth, extent: g.filterWidth)
+            while kx >= 0 {
+                let ix = (xOrigin - kx) / g.strideWidth
+                if ix >= g.inputWidth { break }
+                if ix >= 0 { columnTaps.append(ix * pixelStride + kx * channels) }
+                kx -= g.strideWidth
+            }
+            columnStart[ox + 1] = columnTaps.count
+        }
+        columnTaps.withUnsafeBufferPointer { taps in
+            columnStart.withUnsafeBufferPointer { starts in
+                guard let taps = taps.baseAddress, let starts = starts.baseAddress else { return }
+                parallelFor(last - first, threads: threads, minimumPerThread: max(1, 65_536 / rowWork)) { range in
+                    for row in range {
+                        let oy = first + row
+                        let yOrigin = oy + g.padTop
+                        var ky = lastTap(origin: yOrigin, stride: g.strideHeight, extent: g.filterHeight)
+                        while ky >= 0 {
+                            let iy = (yOrigin - ky) / g.strideHeight
+                            if iy >= band.upperBound { break }
+                            if iy >= band.lowerBound {
+                                // Row by row in iy, then each pixel's taps in ix order: the col2im order.
+                                let bandRow = column + (iy - band.lowerBound) * g.inputWidth * pixelStride
+                                    + ky * g.filterWidth * channels
+                                let outRow = output + oy * g.outputWidth * channels
+                                for ox in 0..<g.outputWidth {
+                                    let out = outRow + ox * channels
+                                    for t in starts[ox]..<starts[ox + 1] {
+                                        add(bandRow + taps[t], to: out, count: channels)
+                                    }
                                 }
-                                kx -= g.strideWidth
                             }
+                            ky -= g.strideHeight
                         }
-                        ky -= g.strideHeight
                     }
                 }
             }
