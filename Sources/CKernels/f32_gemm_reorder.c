@@ -19,7 +19,7 @@ static inline float clamp(float v, float lower, float upper) {
 
 void omk_f32_gemm_reorder(const float *const *a, size_t mr, size_t rows, size_t taps, size_t depth,
                           const float *b, size_t nr, size_t lane_begin, size_t lane_end, size_t four_way_begin,
-                          const float *bias, float lower, float upper, float *c, size_t ldc) {
+                          int gemv_combine, const float *bias, float lower, float upper, float *c, size_t ldc) {
     if (lane_end > nr) lane_end = nr;
     if (lane_end > LANES) lane_end = LANES;
     if (rows == 0 || lane_begin >= lane_end || depth == 0) return;
@@ -73,7 +73,7 @@ void omk_f32_gemm_reorder(const float *const *a, size_t mr, size_t rows, size_t 
                 for (; j < m; j++) {
                     if (!combined[l]) {
                         for (int r = 0; r < ROWS; r++)
-                            sum[l][r] = four ? (acc[l][0][r] + acc[l][1][r]) + (acc[l][2][r] + acc[l][3][r])
+                            sum[l][r] = four ? (gemv_combine ? (acc[l][0][r] + acc[l][2][r]) + (acc[l][1][r] + acc[l][3][r]) : (acc[l][0][r] + acc[l][1][r]) + (acc[l][2][r] + acc[l][3][r]))
                                              : acc[l][0][r] + acc[l][1][r];
                         combined[l] = 1;
                     }
@@ -86,7 +86,7 @@ void omk_f32_gemm_reorder(const float *const *a, size_t mr, size_t rows, size_t 
             const int four = l >= four_way_begin;
             if (!combined[l]) {
                 for (int r = 0; r < ROWS; r++)
-                    sum[l][r] = four ? (acc[l][0][r] + acc[l][1][r]) + (acc[l][2][r] + acc[l][3][r])
+                    sum[l][r] = four ? (gemv_combine ? (acc[l][0][r] + acc[l][2][r]) + (acc[l][1][r] + acc[l][3][r]) : (acc[l][0][r] + acc[l][1][r]) + (acc[l][2][r] + acc[l][3][r]))
                                      : acc[l][0][r] + acc[l][1][r];
             }
             for (size_t r = 0; r < n; r++) c[(r0 + r) * ldc + l] = clamp(sum[l][r] + bias[l], lower, upper);

@@ -38,13 +38,14 @@ void omk_f32_gemv_16_avx512(const float *const *a, size_t taps, size_t depth, co
 /// running sum: lanes [lane_begin, four_way_begin) in its even/odd order (two partial sums over the
 /// even and odd (tap, k) steps up to the last multiple of 8, added, then the rest one by one), lanes
 /// [four_way_begin, lane_end) in its four-way order (four partial sums over the steps mod 4 up to
-/// the last multiple of 4, combined (s0 + s1) + (s2 + s3), then the rest); then the bias, clamped.
+/// the last multiple of 4, combined (s0 + s1) + (s2 + s3), or (s0 + s2) + (s1 + s3) with
+/// `gemv_combine` (its matrix-vector order), then the rest); then the bias, clamped.
 /// `a[tap * mr + r]` points at row r's `depth` values (r < rows); `b` is the panel ([taps * depth]
 /// steps of `nr` weights); `bias` and `c` (row stride `ldc`) start at the panel's first column.
 /// Portable C that compilers vectorize across rows; products are rounded before they are added.
 void omk_f32_gemm_reorder(const float *const *a, size_t mr, size_t rows, size_t taps, size_t depth,
                           const float *b, size_t nr, size_t lane_begin, size_t lane_end, size_t four_way_begin,
-                          const float *bias, float lower, float upper, float *c, size_t ldc);
+                          int gemv_combine, const float *bias, float lower, float upper, float *c, size_t ldc);
 
 /// One int16 GEMM tile of 8 rows by 8 columns with int32 accumulators (AVX2 `vpmaddwd`; call only
 /// when omk_cpu_level() >= 1). `a[tap * 8 + r]` points at row r's `depth` int16 values per tap;

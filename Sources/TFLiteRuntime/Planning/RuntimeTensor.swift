@@ -17,8 +17,15 @@ final class RuntimeTensor {
 
     let index: Int
     let name: String
-    var type: TensorType
-    var shape: [Int]
+    var type: TensorType {
+        didSet { if type != oldValue { layoutVersion &+= 1 } }
+    }
+    var shape: [Int] {
+        didSet { if shape != oldValue { layoutVersion &+= 1 } }
+    }
+    /// Counts the changes of `shape` and `type` (never decreases): a run-time `prepare` is redone
+    /// only when one of its inputs' counts moved.
+    private(set) var layoutVersion = 0
     let quantization: QuantizationInfo?
     let isVariable: Bool
     /// The sparse encoding of a constant tensor's bytes (DENSIFY reads it).

@@ -95,6 +95,9 @@ struct IndirectGemm {
         let aOptional = UnsafeRawPointer(a).assumingMemoryBound(to: UnsafePointer<Float>?.self)
         let irregular = followsEigenOrder && rows > 1
             ? GemmSummationOrder.firstIrregularChannel(pixels: rows, channels: columns, depth: taps * depth) : nil
+        // One output channel, or a tiny product: every output is recomputed in Eigen's order below,
+        // so the microkernel's running sums would be thrown away.
+        let recomputesAll = irregular != nil && (columns == 1 || taps * depth + columns + rows < 20)
         for unit in range {
             let block = unit / rowTiles
             let first = (unit % rowTiles) * mr
@@ -118,6 +121,8 @@ struct IndirectGemm {
                                 c: c + h, columns: min(half, valid - h))
                         }
                     }
+                } else if recomputesAll {
+                    // (done by recomputeIrregular below)
                 } else if simd {
                     omk_f32_gemm_8x16(aOptional, count, taps, depth, b, pb, lower, upper, c, ldc, valid)
                 } else {
@@ -155,6 +160,14 @@ struct IndirectGemm {
         let panelWeights = weights.data + panel * weights.panelStride, bias = weights.bias
         let columns = weights.columns, taps = self.taps, depth = self.depth, total = rows
         let lower = self.lower, upper = self.upper
+        if total > 1, columns == 1, taps * depth + columns + total >= 20 {
+            // One output channel: every output in Eigen's matrix-vector order, in C.
+            let aOptional = UnsafeRawPointer(a).assumingMemoryBound(to: UnsafePointer<Float>?.self)
+            omk_f32_gemm_reorder(
+                aOptional, mr, tile.count, taps, depth, panelWeights, nr, 0, 1, 0, 1, bias + panel * nr, lower, upper,
+                output + tile.lowerBound * outputStride + panel * nr, outputStride)
+            return
+        }
         if total > 1, columns > 1, taps * depth + columns + total >= 20 {
             // The common case, even/odd and four-way lanes of whole groups of 4 pixels, in C. The
             // other pixels and the channels in whole blocks of 8 are sequential: already done.
@@ -166,7 +179,7 @@ struct IndirectGemm {
             let aOptional = UnsafeRawPointer(a).assumingMemoryBound(to: UnsafePointer<Float>?.self)
             omk_f32_gemm_reorder(
                 aOptional, mr, rowsHere, taps, depth, panelWeights, nr, from - panelStart,
-                min(columns, panelStart + nr) - panelStart, max(0, fourWay - panelStart), bias + panelStart, lower,
+                min(columns, panelStart + nr) - panelStart, max(0, fourWay - panelStart), 0, bias + panelStart, lower,
                 upper, output + tile.lowerBound * outputStride + panelStart, outputStride)
             return
         }
