@@ -9,10 +9,18 @@ extension HybridConvolutionKernel {
         let scales = UnsafePointer(batchScalePointer), pixelsPerImage = g.outputHeight * g.outputWidth
         let (lower, upper) = activation.floatRange
         let gemm = QuantizedIndirectGemm(rows: g.outputPixels, weights: packed)
+        // A 1x1, stride-1, unpadded convolution reads output pixel p's input pixel p.
+        let pointwise = g.taps == 1 && g.outputHeight == g.inputHeight && g.outputWidth == g.inputWidth
+            && g.padTop == 0 && g.padLeft == 0
+        let inputChannels = g.inputChannels
         withChannelArrays { weightScale, bias in
             gemm.run(
                 threads: node.threadCount,
                 rowPointers: { first, count, pointers in
+                    if pointwise {
+                        for r in 0..<mr { pointers[r] = x + (first + min(r, count - 1)) * inputChannels }
+                        return
+                    }
                     for r in 0..<mr {
                         g.forEachTapOffset(pixel: first + min(r, count - 1)) { t, offset in
                             pointers[t * mr + r] = offset.map { x + $0 } ?? zero
@@ -21,8 +29,11 @@ extension HybridConvolutionKernel {
                 },
                 finish: { p, acc in
                     let batchScale = scales[p / pixelsPerImage], out = y + p * channels
+                    // min(max(v, lower), upper) as its comparisons (NaN passes), so the loop vectorizes.
                     for c in 0..<channels {
-                        out[c] = min(max(Float(acc[c]) * (weightScale[c] * batchScale) + bias[c], lower), upper)
+                        let v = Float(acc[c]) * (weightScale[c] * batchScale) + bias[c]
+                        let m = lower >= v ? lower : v
+                        out[c] = upper < m ? upper : m
                     }
                 })
         }
