@@ -76,6 +76,10 @@ final class QuantizedConvolutionKernel: OpKernel {
     let zeroRow = ScratchBuffer<Int16>(0)
     /// The 32-bit output stage's per-channel arrays, for the C requantization loop.
     let stage = RequantizationStage()
+    /// Depthwise with few channels: `stage`'s parameters repeated for `tiledPixels` pixels, so the
+    /// output stage runs once per group of pixels instead of once per pixel (1 until set).
+    let tiledStage = RequantizationStage()
+    private(set) var tiledPixels = 1
     /// The 8-bit weights packed for the VNNI GEMM, when it runs (see `usesVNNI`).
     let packedGemm8 = QuantizedPackedWeights8()
     /// The VNNI GEMM's per-thread scratch (im2col rows, flipped int8 rows), kept between runs.
@@ -244,7 +248,7 @@ final class QuantizedConvolutionKernel: OpKernel {
             // uint8 depthwise rounds with gemmlowp's `RoundingDivideByPOT` throughout.
             for c in 0..<(channels - channels % 8) { roundings[c] = .gemm }
         }
-        stage.set(biases: biases, multipliers: multipliers, roundings: roundings)
+        setOutputStages()
         // The 8-bit VNNI GEMM reads the filter's bytes; int4 filters take the widened path.
         activations8Bit = input.type != .int16 && outputType == input.type && filter.type != .int4
         usesDepthwise8 = false
@@ -290,6 +294,22 @@ final class QuantizedConvolutionKernel: OpKernel {
         }
     }
 
+    /// Loads `biases`, `multipliers` and `roundings` into `stage`, and for a depthwise convolution
+    /// with few channels into `tiledStage` as well.
+    private func setOutputStages() {
+        stage.set(biases: biases, multipliers: multipliers, roundings: roundings)
+        let channels = multipliers.count
+        tiledPixels = 1
+        if kind == .depthwise, channels > 0, channels < 32 {
+            tiledPixels = 64 / channels
+            let perChannel = (0..<channels).map { $0 < biases.count ? biases[$0] : 0 }
+            tiledStage.set(
+                biases: Array([[Int64]](repeating: perChannel, count: tiledPixels).joined()),
+                multipliers: Array([[FixedPoint.Multiplier]](repeating: multipliers, count: tiledPixels).joined()),
+                roundings: Array([[FixedPoint.GemmRounding]](repeating: roundings, count: tiledPixels).joined()))
+        }
+    }
+
     /// Whether CONV_2D / FULLY_CONNECTED run on the C int16 GEMM (AVX2 or NEON; same integers as the
     /// portable loops: wrapping int32 sums of exact products, in any order).
     private var usesGemm: Bool { CPUFeatures.int16Gemm && !wide && groups == 1 && kind != .depthwise }
@@ -304,7 +324,7 @@ final class QuantizedConvolutionKernel: OpKernel {
         try QuantizedOperand.checkBytes(output, node: node, role: "output")
         if biasIsInput {
             biases = try QuantizedOperand.bias(node.optionalInput(2), count: outputChannels, node: node)
-            stage.set(biases: biases, multipliers: multipliers, roundings: roundings)
+            setOutputStages()
         }
         if !weightsReady {
             try QuantizedOperand.checkBytes(filter, node: node, role: "filter")
@@ -460,46 +480,52 @@ final class QuantizedConvolutionKernel: OpKernel {
         let stage = self.stage, zp = outputZeroPoint, lo = activationMin, hi = activationMax
         let work = max(1, channels * g.taps)
         let useAVX2 = CPUFeatures.int16Depthwise && m == 1
+        // Pixels whose accumulators go through the output stage together (see `tiledPixels`).
+        let group = tiledPixels, groupStage = group > 1 ? tiledStage : stage
         parallelFor(g.outputPixels, threads: node.threadCount, minimumPerThread: max(1, 65_536 / work)) { range in
-            withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(1, channels)) { accBuffer in
-                guard let acc = accBuffer.baseAddress else { return }
-                for p in range {
-                    let (b, ys, xs, iy0, ix0) = g.window(ofPixel: p)
-                    let image = x + b * g.inputHeight * g.inputWidth * inC
-                    if useAVX2 {
-                        if ys.isEmpty || xs.isEmpty {
-                            acc.update(repeating: 0, count: channels)
-                        } else {
-                            let firstX = image + (iy0 + ys.lowerBound * g.dilationHeight) * g.inputWidth * inC
-                                + (ix0 + xs.lowerBound * g.dilationWidth) * inC
-                            let firstW = w + (ys.lowerBound * g.filterWidth + xs.lowerBound) * channels
-                            omk_q16_dwconv_pixel(
-                                firstX, firstW, channels, ys.count, xs.count, g.dilationWidth * inC,
-                                g.dilationHeight * g.inputWidth * inC, g.filterWidth * channels, acc)
-                        }
-                        stage.store(
-                            acc, count: channels, zeroPoint: zp, lo: lo, hi: hi, to: out, type: type,
-                            offset: p * channels)
-                        continue
-                    }
-                    acc.update(repeating: 0, count: channels)
-                    for ky in ys {
-                        let line = image + (iy0 + ky * g.dilationHeight) * g.inputWidth * inC
-                        for kx in xs {
-                            let px = line + (ix0 + kx * g.dilationWidth) * inC
-                            let wt = w + (ky * g.filterWidth + kx) * channels
-                            if m == 1 {
-                                for c in 0..<channels { acc[c] &+= Int32(px[c]) &* Int32(wt[c]) }
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(1, channels * group)) { accBuffer in
+                guard let accs = accBuffer.baseAddress else { return }
+                var start = range.lowerBound
+                while start < range.upperBound {
+                    let n = min(group, range.upperBound - start)
+                    for p in start..<(start + n) {
+                        let acc = accs + (p - start) * channels
+                        let (b, ys, xs, iy0, ix0) = g.window(ofPixel: p)
+                        let image = x + b * g.inputHeight * g.inputWidth * inC
+                        if useAVX2 {
+                            if ys.isEmpty || xs.isEmpty {
+                                acc.update(repeating: 0, count: channels)
                             } else {
-                                for ic in 0..<inC {
-                                    let xv = Int32(px[ic])
-                                    for j in 0..<m { acc[ic * m + j] &+= xv &* Int32(wt[ic * m + j]) }
+                                let firstX = image + (iy0 + ys.lowerBound * g.dilationHeight) * g.inputWidth * inC
+                                    + (ix0 + xs.lowerBound * g.dilationWidth) * inC
+                                let firstW = w + (ys.lowerBound * g.filterWidth + xs.lowerBound) * channels
+                                omk_q16_dwconv_pixel(
+                                    firstX, firstW, channels, ys.count, xs.count, g.dilationWidth * inC,
+                                    g.dilationHeight * g.inputWidth * inC, g.filterWidth * channels, acc)
+                            }
+                            continue
+                        }
+                        acc.update(repeating: 0, count: channels)
+                        for ky in ys {
+                            let line = image + (iy0 + ky * g.dilationHeight) * g.inputWidth * inC
+                            for kx in xs {
+                                let px = line + (ix0 + kx * g.dilationWidth) * inC
+                                let wt = w + (ky * g.filterWidth + kx) * channels
+                                if m == 1 {
+                                    for c in 0..<channels { acc[c] &+= Int32(px[c]) &* Int32(wt[c]) }
+                                } else {
+                                    for ic in 0..<inC {
+                                        let xv = Int32(px[ic])
+                                        for j in 0..<m { acc[ic * m + j] &+= xv &* Int32(wt[ic * m + j]) }
+                                    }
                                 }
                             }
                         }
                     }
-                    stage.store(
-                        acc, count: channels, zeroPoint: zp, lo: lo, hi: hi, to: out, type: type, offset: p * channels)
+                    groupStage.store(
+                        accs, count: n * channels, zeroPoint: zp, lo: lo, hi: hi, to: out, type: type,
+                        offset: start * channels)
+                    start += n
                 }
             }
         }
