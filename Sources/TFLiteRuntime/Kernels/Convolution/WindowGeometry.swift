@@ -84,6 +84,11 @@ struct WindowGeometry: Equatable {
     /// Taps `k` in `0..<filter` with `0 <= origin + k * dilation < size`.
     @inline(__always)
     static func validTaps(origin: Int, size: Int, filter: Int, dilation: Int) -> Range<Int> {
+        if dilation == 1 {
+            // The same bounds without the divisions (this runs once per output pixel in many loops).
+            let lo = min(max(0, -origin), filter)
+            return lo..<max(lo, min(filter, size - origin))
+        }
         // First k with origin + k*d >= 0, i.e. ceil(-origin / d) when origin is negative.
         let first = origin >= 0 ? 0 : (-origin + dilation - 1) / dilation
         // Last k with origin + k*d <= size - 1.
