@@ -232,6 +232,98 @@ struct TrackingTrackerTests {
         #expect(unknown.map(\.text) == ["cat", "dog"])
     }
 
+    @Test("A track is confirmed after confirmationHits pairings within confirmationWindow frames; flickers are not")
+    func confirmation() {
+        var configuration = ObjectTracker.Configuration()
+        configuration.confirmationHits = 3
+        configuration.confirmationWindow = 5
+        configuration.maxMissedFramesTentative = 2
+        let tracker = ObjectTracker(configuration: configuration)
+        let steady = CGRect(x: 40, y: 60, width: 50, height: 50)
+        let flicker = CGRect(x: 200, y: 100, width: 50, height: 50)
+        // The steady object is reported from the start: in the stream's first two frames (the
+        // warm-up) nothing can be confirmed yet, so every track counts; on the third it is confirmed.
+        var confirmedSteady = [Bool]()
+        var flickerIDs = Set<Int>()
+        for f in 0..<16 {
+            // The flicker is seen every third frame: twice within any 5 frames, never 3 times.
+            var observations = [TrackerObservation(frame: steady, score: 0.9)]
+            if f % 3 == 2 { observations.append(TrackerObservation(frame: flicker, score: 0.9)) }
+            let result = tracker.update(observations, imageSize: Self.size)
+            #expect(result.count == observations.count)
+            confirmedSteady.append(result[0].isConfirmed)
+            if result.count == 2 {
+                #expect(!result[1].isConfirmed, "frame \(f)")
+                flickerIDs.insert(result[1].trackingID)
+            }
+        }
+        #expect(confirmedSteady.allSatisfy { $0 })
+        // The flicker's gaps (2 frames) are within maxMissedFramesTentative: one tentative track throughout.
+        #expect(flickerIDs.count == 1)
+
+        // After the warm-up a new object is confirmed on its third consecutive sighting.
+        let late = CGRect(x: 150, y: 20, width: 40, height: 40)
+        let flags = (0..<4).map { _ in
+            tracker.update(
+                [TrackerObservation(frame: steady, score: 0.9), TrackerObservation(frame: late, score: 0.9)],
+                imageSize: Self.size)[1].isConfirmed
+        }
+        #expect(flags == [false, false, true, true])
+        // reset() starts a new stream, with a new warm-up.
+        tracker.reset()
+        #expect(tracker.update([TrackerObservation(frame: late, score: 0.9)], imageSize: Self.size)[0].isConfirmed)
+    }
+
+    @Test("confirmationHits 1 confirms every track at once; 3 in a window of 3 needs consecutive sightings")
+    func confirmationSettings() {
+        var immediate = ObjectTracker.Configuration()
+        immediate.confirmationHits = 1
+        let a = ObjectTracker(configuration: immediate)
+        for f in 0..<6 {
+            let boxes = (0...f).map { CGRect(x: 10 + 50 * $0, y: 100, width: 30, height: 30) }
+            let result = a.update(boxes.map { TrackerObservation(frame: $0, score: 0.9) }, imageSize: Self.size)
+            #expect(result.allSatisfy(\.isConfirmed), "frame \(f)")
+        }
+        var strict = ObjectTracker.Configuration()
+        strict.confirmationHits = 3
+        strict.confirmationWindow = 3
+        let b = ObjectTracker(configuration: strict)
+        let box = CGRect(x: 100, y: 100, width: 40, height: 40)
+        for _ in 0..<3 { _ = b.update([], imageSize: Self.size) }  // past the warm-up
+        let pattern = [true, true, false, true, true, true]
+        var flags = [Bool]()
+        for seen in pattern {
+            let result = b.update(seen ? [TrackerObservation(frame: box, score: 0.9)] : [], imageSize: Self.size)
+            if seen { flags.append(result[0].isConfirmed) }
+        }
+        // Seen in frames 0, 1, 3, 4, 5: three in a row first at frame 5.
+        #expect(flags == [false, false, false, false, true])
+    }
+
+    @Test("Weak observations continue tracks but start none (newTrackMinimumScore)")
+    func weakObservations() {
+        var configuration = ObjectTracker.Configuration()
+        configuration.newTrackMinimumScore = 0.5
+        configuration.confirmationHits = 1
+        let tracker = ObjectTracker(configuration: configuration)
+        let strong = CGRect(x: 40, y: 60, width: 50, height: 50)
+        let weak = CGRect(x: 200, y: 100, width: 50, height: 50)
+        let first = tracker.update(
+            [TrackerObservation(frame: strong, score: 0.9), TrackerObservation(frame: weak, score: 0.2)],
+            imageSize: Self.size)
+        #expect(first[0].isConfirmed && !first[1].isConfirmed)
+        #expect(tracker.trackCount == 1)
+        // The strong object seen weakly afterwards keeps its track and identifier.
+        for _ in 0..<5 {
+            let next = tracker.update(
+                [TrackerObservation(frame: strong, score: 0.2), TrackerObservation(frame: weak, score: 0.2)],
+                imageSize: Self.size)
+            #expect(next[0].trackingID == first[0].trackingID && next[0].isConfirmed)
+            #expect(!next[1].isConfirmed && next[1].trackingID != first[1].trackingID)
+        }
+        #expect(tracker.trackCount == 1)
+    }
+
     @Test("Odd input does not crash: empty frames, NaN, infinite, zero-size, huge counts")
     func oddInput() {
         let tracker = ObjectTracker()
