@@ -237,14 +237,14 @@ struct LocalizationTests {
         #expect(Set([label(100, 100), label(180, 100), label(10, 10)]).count == 3)
         let boxes = RegionHierarchy.proposals(in: working, map: analysis.map, minimumArea: 4)
         #expect(boxes.allSatisfy { (0...1).contains($0.score) })
-        func pixels(_ box: CellBox) -> CGRect {
+        func imageFrame(_ box: CellBox) -> CGRect {
             CGRect(
                 x: Double(box.minX) * working.pixelsPerCellX, y: Double(box.minY) * working.pixelsPerCellY,
                 width: Double(box.maxX - box.minX) * working.pixelsPerCellX,
                 height: Double(box.maxY - box.minY) * working.pixelsPerCellY)
         }
         for square in [red, green, red.union(green)] {
-            let best = boxes.map { LocalizationBenchmark.iou(pixels($0), square) }.max() ?? 0
+            let best = boxes.map { LocalizationBenchmark.iou(imageFrame($0), square) }.max() ?? 0
             #expect(best >= 0.85, "\(square): \(best)")
         }
         #expect(RegionHierarchy.proposals(in: working, map: analysis.map, minimumArea: 4) == boxes, "deterministic")

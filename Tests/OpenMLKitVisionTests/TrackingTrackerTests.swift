@@ -282,7 +282,7 @@ struct TrackingTrackerTests {
         for f in 0..<6 {
             let boxes = (0...f).map { CGRect(x: 10 + 50 * $0, y: 100, width: 30, height: 30) }
             let result = a.update(boxes.map { TrackerObservation(frame: $0, score: 0.9) }, imageSize: Self.size)
-            #expect(result.allSatisfy(\.isConfirmed), "frame \(f)")
+            #expect(result.allSatisfy { $0.isConfirmed }, "frame \(f)")
         }
         var strict = ObjectTracker.Configuration()
         strict.confirmationHits = 3

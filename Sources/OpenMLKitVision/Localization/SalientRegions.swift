@@ -27,8 +27,17 @@ enum SalientRegions {
         in map: SaliencyMap, working: LabImage? = nil, maxCount: Int, configuration: SaliencyLocalizer.Configuration
     ) -> [CellBox] {
         guard maxCount > 0 else { return [] }
+        // One object is the most prominent region as it is; several are split into separate objects.
+        let groupMinimumArea =
+            maxCount > 1 && configuration.splitsGroups
+            ? Int(configuration.groupAreaFraction * Float(map.width * map.height)) : nil
         var candidates = proposals(in: map, configuration: configuration)
+        var first: CellBox?
         if let working, maxCount > 1, configuration.groupsColourRegions {
+            // The saliency cuts' best region stays first, so that the most prominent object is the
+            // one single-object mode reports; the colour regions compete for the other places.
+            first = select(candidates, maxCount: 1, configuration: configuration, groupMinimumArea: groupMinimumArea)
+                .first
             var parameters = RegionHierarchy.Parameters()
             parameters.scale = configuration.segmentationScale
             candidates += RegionHierarchy.proposals(
@@ -36,12 +45,10 @@ enum SalientRegions {
                 parameters: parameters)
             candidates.sort { ($0.score, $0.area) > ($1.score, $1.area) }
         }
-        // One object is the most prominent region as it is; several are split into separate objects.
         let kept = select(
-            candidates, maxCount: maxCount, configuration: configuration,
-            groupMinimumArea: maxCount > 1 && configuration.splitsGroups
-                ? Int(configuration.groupAreaFraction * Float(map.width * map.height)) : nil)
-        let best = kept.first?.score ?? 0
+            candidates, maxCount: maxCount, configuration: configuration, groupMinimumArea: groupMinimumArea,
+            first: first)
+        let best = kept.reduce(Float(0)) { max($0, $1.score) }
         return kept.filter { $0.score >= configuration.minimumRelativeScore * best }
     }
 
@@ -89,13 +96,14 @@ enum SalientRegions {
 
     /// The best of `proposals` (sorted best first), greedily, skipping overlapping and nested ones
     /// and, when `groupMinimumArea` is given, any box of at least that many cells that holds two
-    /// separate proposals (see ``isGroup(_:among:)``).
+    /// separate proposals (see ``isGroup(_:among:)``); `first`, when given, is kept before them.
     static func select(
         _ proposals: [CellBox], maxCount: Int, configuration: SaliencyLocalizer.Configuration,
-        groupMinimumArea: Int? = nil
+        groupMinimumArea: Int? = nil, first: CellBox? = nil
     ) -> [CellBox] {
-        var kept = [CellBox]()
-        guard maxCount > 0 else { return kept }
+        guard maxCount > 0 else { return [] }
+        var kept = first.map { [$0] } ?? []
+        if kept.count >= maxCount { return kept }
         let usable = proposals.filter { $0.score >= configuration.minimumScore }
         for proposal in usable
         where !(groupMinimumArea.map { proposal.area >= $0 } == true && isGroup(proposal, among: usable)) {
