@@ -324,6 +324,38 @@ struct TrackingTrackerTests {
         #expect(tracker.trackCount == 1)
     }
 
+    @Test("A box around two confirmed tracks is ignored (ignoresGroups); the tracks keep their identifiers")
+    func groupBoxes() {
+        let left = CGRect(x: 40, y: 80, width: 60, height: 60)
+        let right = CGRect(x: 130, y: 80, width: 60, height: 60)
+        let group = left.union(right).insetBy(dx: -5, dy: -5)
+        for ignoring in [true, false] {
+            var configuration = ObjectTracker.Configuration()
+            configuration.ignoresGroups = ignoring
+            configuration.estimatesCameraMotion = false
+            let tracker = ObjectTracker(configuration: configuration)
+            var ids = [Int]()
+            for _ in 0..<6 {
+                ids = tracker.update(
+                    [TrackerObservation(frame: left, score: 0.9), TrackerObservation(frame: right, score: 0.9)],
+                    imageSize: Self.size
+                ).map(\.trackingID)
+            }
+            let merged = tracker.update([TrackerObservation(frame: group, score: 0.9)], imageSize: Self.size)[0]
+            if ignoring {
+                #expect(!merged.isConfirmed && !ids.contains(merged.trackingID))
+                #expect(tracker.trackCount == 2)
+            } else {
+                // Without the rule the group box is paired with one of the tracks (or starts one).
+                #expect(ids.contains(merged.trackingID) || tracker.trackCount == 3)
+            }
+            let after = tracker.update(
+                [TrackerObservation(frame: left, score: 0.9), TrackerObservation(frame: right, score: 0.9)],
+                imageSize: Self.size)
+            if ignoring { #expect(after.map(\.trackingID) == ids && after.allSatisfy { $0.isConfirmed }) }
+        }
+    }
+
     @Test("Odd input does not crash: empty frames, NaN, infinite, zero-size, huge counts")
     func oddInput() {
         let tracker = ObjectTracker()
