@@ -101,38 +101,47 @@ enum RegionHierarchy {
         var parent = Array(0..<count)
         var size = [Int](repeating: 1, count: count)
         var threshold = [Float](repeating: parameters.scale, count: count)
-        func find(_ i: Int) -> Int {
-            var root = i
-            while parent[root] != root { root = parent[root] }
-            var j = i
-            while parent[j] != root {
-                let next = parent[j]
-                parent[j] = root
-                j = next
-            }
-            return root
-        }
-        for e in order {
-            let a = find(Int(from[e])), b = find(Int(to[e]))
-            guard a != b, weight[e] <= threshold[a], weight[e] <= threshold[b] else { continue }
-            let (big, small) = size[a] >= size[b] ? (a, b) : (b, a)
-            parent[small] = big
-            size[big] += size[small]
-            threshold[big] = weight[e] + parameters.scale / Float(size[big])
-        }
         let minimumSize = max(1, Int(parameters.minimumSegmentFraction * Float(count)))
-        for e in order {
-            let a = find(Int(from[e])), b = find(Int(to[e]))
-            guard a != b, size[a] < minimumSize || size[b] < minimumSize else { continue }
-            let (big, small) = size[a] >= size[b] ? (a, b) : (b, a)
-            parent[small] = big
-            size[big] += size[small]
+        // Raw buffers: this loop runs over every edge twice and dominated the grouping's time.
+        parent.withUnsafeMutableBufferPointer { parent in
+            size.withUnsafeMutableBufferPointer { size in
+                threshold.withUnsafeMutableBufferPointer { threshold in
+                    func find(_ i: Int) -> Int {
+                        var root = i
+                        while parent[root] != root { root = parent[root] }
+                        var j = i
+                        while parent[j] != root {
+                            let next = parent[j]
+                            parent[j] = root
+                            j = next
+                        }
+                        return root
+                    }
+                    for e in order {
+                        let a = find(Int(from[e])), b = find(Int(to[e]))
+                        guard a != b, weight[e] <= threshold[a], weight[e] <= threshold[b] else { continue }
+                        let (big, small) = size[a] >= size[b] ? (a, b) : (b, a)
+                        parent[small] = big
+                        size[big] += size[small]
+                        threshold[big] = weight[e] + parameters.scale / Float(size[big])
+                    }
+                    for e in order {
+                        let a = find(Int(from[e])), b = find(Int(to[e]))
+                        guard a != b, size[a] < minimumSize || size[b] < minimumSize else { continue }
+                        let (big, small) = size[a] >= size[b] ? (a, b) : (b, a)
+                        parent[small] = big
+                        size[big] += size[small]
+                    }
+                    // Flatten, so that the labelling below reads roots directly.
+                    for i in 0..<count { parent[i] = find(i) }
+                }
+            }
         }
         var label = [Int](repeating: -1, count: count)
         var labels = [Int](repeating: 0, count: count)
         var next = 0
         for i in 0..<count {
-            let r = find(i)
+            let r = parent[i]
             if label[r] < 0 {
                 label[r] = next
                 next += 1
