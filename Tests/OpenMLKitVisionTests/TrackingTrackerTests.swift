@@ -324,6 +324,33 @@ struct TrackingTrackerTests {
         #expect(tracker.trackCount == 1)
     }
 
+    @Test("A track whose smoothed score is below minimumReportedScore is tracked but not reported")
+    func reportedScore() {
+        var configuration = ObjectTracker.Configuration()
+        configuration.newTrackMinimumScore = 0
+        configuration.minimumReportedScore = 0.2
+        let tracker = ObjectTracker(configuration: configuration)
+        let strong = CGRect(x: 40, y: 60, width: 50, height: 50)
+        let weak = CGRect(x: 200, y: 100, width: 50, height: 50)
+        var flags = [(strong: Bool, weak: Bool)]()
+        var ids = Set<Int>()
+        for f in 0..<20 {
+            // The strong object fades after frame 9: 0.9 → 0.05; its average falls below 0.2 in 5 frames.
+            let result = tracker.update(
+                [
+                    TrackerObservation(frame: strong, score: f < 10 ? 0.9 : 0.05),
+                    TrackerObservation(frame: weak, score: 0.1),
+                ], imageSize: Self.size)
+            flags.append((result[0].isConfirmed, result[1].isConfirmed))
+            ids.insert(result[0].trackingID)
+        }
+        #expect(flags.allSatisfy { !$0.weak })
+        #expect(flags[0..<12].allSatisfy { $0.strong })
+        #expect(flags[16...].allSatisfy { !$0.strong })
+        #expect(ids.count == 1, "the faded object keeps its track")
+        #expect(tracker.trackCount == 2)
+    }
+
     @Test("A box around two confirmed tracks is ignored (ignoresGroups); the tracks keep their identifiers")
     func groupBoxes() {
         let left = CGRect(x: 40, y: 80, width: 60, height: 60)

@@ -27,6 +27,11 @@ extension ObjectTracker {
         /// an identifier of its own and is not confirmed. 0 lets every observation start a track;
         /// the default 0.2 suits scores in 0...1 (the built-in localizer's, a model's confidences).
         public var newTrackMinimumScore: Float = 0.2
+        /// A track's observation is reported as confirmed only while the track's score, averaged
+        /// over time (`0.7 · old + 0.3 · this frame's`), is at least this: a region found every
+        /// frame but always weakly (background) is tracked but not reported. Default 0.2, for
+        /// scores in 0...1; 0 reports every confirmed track.
+        public var minimumReportedScore: Float = 0.2
         /// Whether an observation that covers two or more confirmed tracks lying apart (a box
         /// around several tracked objects that touch or overlap) is ignored rather than paired or
         /// started as a track: the tracked objects coast through it on their predictions.

@@ -49,6 +49,9 @@ public final class ObjectTracker: @unchecked Sendable {
     /// A track's predicted box counts as inside an observation (see ``isGroup(_:)``) when this
     /// fraction of it is covered.
     static let groupCoverage = 0.6
+    /// The weight of a new observation's score in a track's smoothed score
+    /// (``Configuration/minimumReportedScore``).
+    static let scoreWeight: Float = 0.3
 
     /// A tracker with the given tunables.
     public init(configuration: Configuration = .init()) {
@@ -138,6 +141,9 @@ public final class ObjectTracker: @unchecked Sendable {
                 tracks[t].filter.update(boxes[o])
             }
             tracks[t].hits += 1
+            let score = observations[usable[o].index].score
+            tracks[t].scoreAverage =
+                (1 - Self.scoreWeight) * tracks[t].scoreAverage + Self.scoreWeight * (score.isFinite ? score : 0)
             tracks[t].recentHits |= 1
             if tracks[t].hits(inLast: max(configuration.confirmationWindow, configuration.confirmationHits))
                 >= configuration.confirmationHits
@@ -168,6 +174,7 @@ public final class ObjectTracker: @unchecked Sendable {
             var track = Track(
                 id: nextID, frame: frameNumber, box: boxes[o], appearance: appearances[o], noise: configuration.noise)
             track.isConfirmed = configuration.confirmationHits <= 1
+            track.scoreAverage = score.isFinite ? score : 0
             nextID += 1
             assignedTrack[o] = track.id
             newTracks.append(track)
@@ -190,7 +197,8 @@ public final class ObjectTracker: @unchecked Sendable {
                 assignments.append(
                     TrackAssignment(
                         observationIndex: index, trackingID: id, frame: frame, age: frameNumber - track.createdFrame,
-                        isConfirmed: track.isConfirmed || warmingUp))
+                        isConfirmed: (track.isConfirmed || warmingUp)
+                            && track.scoreAverage >= configuration.minimumReportedScore))
             } else {
                 // Untrackable: an identifier of its own, never seen again.
                 let box = BoxGeometry.sanitized(observations[index].frame, in: bounds, minimumSide: 0) ?? .zero

@@ -18,6 +18,8 @@ struct Track: Sendable {
     /// Whether the track has been confirmed (see ``ObjectTracker/Configuration/confirmationHits``);
     /// once confirmed, it stays so.
     var isConfirmed = false
+    /// The observations' scores averaged over time (`0.7 · old + 0.3 · new`; non-finite scores count as 0).
+    var scoreAverage: Float = 0
     /// Consecutive frames without an observation.
     var missed = 0
     /// The last observed box, moved along with estimated camera shifts since.
