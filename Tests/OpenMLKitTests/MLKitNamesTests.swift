@@ -149,7 +149,9 @@ struct MLKitNamesTests {
         single.shouldEnableMultipleObjects = true
         single.shouldEnableClassification = true
         let several = try ObjectDetector(options: single).results(in: image)
-        #expect(several.count == tracked.count && several.count <= 5)
+        // Stream mode reports fewer regions of one photo than single-image mode (it drops regions far
+        // weaker than the best, and tracks need confirming: docs/LOCALIZER.md); both at most 5.
+        #expect(several.count >= tracked.count && several.count <= 5)
         #expect(several.allSatisfy { $0.labels.isEmpty }, "no coarse classifier: labels stay empty")
     }
 

@@ -143,7 +143,9 @@ struct CustomObjectDetectorTests {
         let image = try photo("cats_and_dogs.jpg")
         for mode in [DetectorMode.singleImage, .stream] {
             let many = try ObjectDetector(options: options(mode, multiple: true)).results(in: image)
-            #expect(many.count >= 2 && many.count <= 5, "\(mode): \(many.count)")
+            // Stream mode drops regions scoring below 0.6 of the best one (fewer false boxes over
+            // video, docs/LOCALIZER.md), so it may report fewer objects of a single photo.
+            #expect(many.count >= (mode == .stream ? 1 : 2) && many.count <= 5, "\(mode): \(many.count)")
             let one = try ObjectDetector(options: options(mode, multiple: false)).results(in: image)
             #expect(one.count == 1, "\(mode)")
             if mode == .stream { #expect(Set(many.compactMap(\.trackingID)).count == many.count) }

@@ -197,6 +197,9 @@ struct LocalizationTests {
             c.minimumAreaFraction = value
             c.overlapThreshold = value
             c.minimumScore = value
+            c.groupAreaFraction = value
+            c.segmentationScale = value
+            c.minimumRelativeScore = value
             configurations.append(c)
         }
         for size in [Int.min, -5, 0, 1, 100_000, Int.max] {
@@ -214,6 +217,86 @@ struct LocalizationTests {
             Self.expectWellFormed(regions, in: image, maxCount: 5)
         }
         #expect(try SaliencyLocalizer(configuration: noCues).regions(in: image, maxCount: 5).isEmpty)
+    }
+
+    @Test("Colour regions: touching squares of different colours are separate segments, and each is proposed")
+    func colourRegions() throws {
+        let red = CGRect(x: 60, y: 60, width: 80, height: 100)
+        let green = CGRect(x: 140, y: 60, width: 90, height: 100)  // touches the red square
+        let pixels = Self.scene(
+            width: 320, height: 240, objects: [(red, (210, 40, 40)), (green, (40, 190, 60))], noise: 2)
+        let image = try Self.image(pixels, width: 320, height: 240)
+        let analysis = try localizer.saliency(of: image)
+        let working = analysis.working
+        let labels = RegionHierarchy.segment(working, parameters: .init())
+        // Cell centres well inside each square share a label; the squares and the background differ.
+        func label(_ x: Double, _ y: Double) -> Int {
+            labels[Int(y / working.pixelsPerCellY) * working.width + Int(x / working.pixelsPerCellX)]
+        }
+        #expect(label(70, 70) == label(130, 150) && label(150, 70) == label(220, 150))
+        #expect(Set([label(100, 100), label(180, 100), label(10, 10)]).count == 3)
+        let boxes = RegionHierarchy.proposals(in: working, map: analysis.map, minimumArea: 4)
+        #expect(boxes.allSatisfy { (0...1).contains($0.score) })
+        func imageFrame(_ box: CellBox) -> CGRect {
+            CGRect(
+                x: Double(box.minX) * working.pixelsPerCellX, y: Double(box.minY) * working.pixelsPerCellY,
+                width: Double(box.maxX - box.minX) * working.pixelsPerCellX,
+                height: Double(box.maxY - box.minY) * working.pixelsPerCellY)
+        }
+        for square in [red, green, red.union(green)] {
+            let best = boxes.map { LocalizationBenchmark.iou(imageFrame($0), square) }.max() ?? 0
+            #expect(best >= 0.85, "\(square): \(best)")
+        }
+        #expect(RegionHierarchy.proposals(in: working, map: analysis.map, minimumArea: 4) == boxes, "deterministic")
+        // Several regions use them; one region (single-object mode) does not, nor does the option off.
+        var off = SaliencyLocalizer.Configuration()
+        off.groupsColourRegions = false
+        let withOff = try SaliencyLocalizer(configuration: off).regions(in: image, maxCount: 1)
+        #expect(try localizer.regions(in: image, maxCount: 1) == withOff)
+    }
+
+    @Test("Colour regions of uniform, tiny and non-finite working images: no proposals or well-formed ones")
+    func colourRegionsOddInput() throws {
+        for (width, height) in [(1, 1), (2, 1), (1, 5), (3, 3), (64, 48)] {
+            let image = try Self.image(Self.scene(width: width, height: height), width: width, height: height)
+            let analysis = try localizer.saliency(of: image)
+            let boxes = RegionHierarchy.proposals(in: analysis.working, map: analysis.map, minimumArea: 1)
+            #expect(boxes.isEmpty, "uniform \(width)×\(height)")
+        }
+        let pixels = Self.scene(
+            width: 64, height: 48, objects: [(CGRect(x: 10, y: 10, width: 20, height: 20), Self.yellow)])
+        let analysis = try localizer.saliency(of: try Self.image(pixels, width: 64, height: 48))
+        var working = analysis.working
+        working.channels[0][5] = .nan
+        working.channels[1][7] = .infinity
+        for scale: Float in [0, 1, 1e6] {
+            var parameters = RegionHierarchy.Parameters()
+            parameters.scale = scale
+            let boxes = RegionHierarchy.proposals(in: working, map: analysis.map, minimumArea: 1, parameters: parameters)
+            #expect(boxes.allSatisfy { $0.minX >= 0 && $0.maxX <= 64 && $0.area > 0 && (0...1).contains($0.score) })
+        }
+    }
+
+    @Test("minimumRelativeScore drops regions far weaker than the best; groupAreaFraction lets smaller groups split")
+    func relativeScoreAndGroupArea() throws {
+        let objects = (0..<4).map { i in
+            (CGRect(x: 20 + i * 75, y: 80, width: 50 - i * 8, height: 60 - i * 10), Self.yellow)
+        }
+        let image = try Self.image(Self.scene(width: 320, height: 240, objects: objects, noise: 3), width: 320, height: 240)
+        let all = try localizer.regions(in: image, maxCount: 5)
+        var strict = SaliencyLocalizer.Configuration()
+        strict.minimumRelativeScore = 0.6
+        let kept = try SaliencyLocalizer(configuration: strict).regions(in: image, maxCount: 5)
+        let best = try #require(all.first).score
+        #expect(kept == all.filter { $0.score >= 0.6 * best })
+        #expect(kept.count < all.count, "\(all.map(\.score))")
+        // With groups split at any size, no box holds the centres of two of the objects.
+        var splitting = SaliencyLocalizer.Configuration()
+        splitting.groupAreaFraction = 0
+        for region in try SaliencyLocalizer(configuration: splitting).regions(in: image, maxCount: 5) {
+            let held = objects.filter { region.frame.contains(CGPoint(x: $0.0.midX, y: $0.0.midY)) }
+            #expect(held.count <= 1, "\(region.frame)")
+        }
     }
 
     @Test("The sanitised configuration keeps defaults and clamps the rest")

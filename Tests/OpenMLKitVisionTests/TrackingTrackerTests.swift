@@ -232,6 +232,157 @@ struct TrackingTrackerTests {
         #expect(unknown.map(\.text) == ["cat", "dog"])
     }
 
+    @Test("A track is confirmed after confirmationHits pairings within confirmationWindow frames; flickers are not")
+    func confirmation() {
+        var configuration = ObjectTracker.Configuration()
+        configuration.confirmationHits = 3
+        configuration.confirmationWindow = 5
+        configuration.maxMissedFramesTentative = 2
+        let tracker = ObjectTracker(configuration: configuration)
+        let steady = CGRect(x: 40, y: 60, width: 50, height: 50)
+        let flicker = CGRect(x: 200, y: 100, width: 50, height: 50)
+        // The steady object is reported from the start: in the stream's first two frames (the
+        // warm-up) nothing can be confirmed yet, so every track counts; on the third it is confirmed.
+        var confirmedSteady = [Bool]()
+        var flickerIDs = Set<Int>()
+        for f in 0..<16 {
+            // The flicker is seen every third frame: twice within any 5 frames, never 3 times.
+            var observations = [TrackerObservation(frame: steady, score: 0.9)]
+            if f % 3 == 2 { observations.append(TrackerObservation(frame: flicker, score: 0.9)) }
+            let result = tracker.update(observations, imageSize: Self.size)
+            #expect(result.count == observations.count)
+            confirmedSteady.append(result[0].isConfirmed)
+            if result.count == 2 {
+                #expect(!result[1].isConfirmed, "frame \(f)")
+                flickerIDs.insert(result[1].trackingID)
+            }
+        }
+        #expect(confirmedSteady.allSatisfy { $0 })
+        // The flicker's gaps (2 frames) are within maxMissedFramesTentative: one tentative track throughout.
+        #expect(flickerIDs.count == 1)
+
+        // After the warm-up a new object is confirmed on its third consecutive sighting.
+        let late = CGRect(x: 150, y: 20, width: 40, height: 40)
+        let flags = (0..<4).map { _ in
+            tracker.update(
+                [TrackerObservation(frame: steady, score: 0.9), TrackerObservation(frame: late, score: 0.9)],
+                imageSize: Self.size)[1].isConfirmed
+        }
+        #expect(flags == [false, false, true, true])
+        // reset() starts a new stream, with a new warm-up.
+        tracker.reset()
+        #expect(tracker.update([TrackerObservation(frame: late, score: 0.9)], imageSize: Self.size)[0].isConfirmed)
+    }
+
+    @Test("confirmationHits 1 confirms every track at once; 3 in a window of 3 needs consecutive sightings")
+    func confirmationSettings() {
+        var immediate = ObjectTracker.Configuration()
+        immediate.confirmationHits = 1
+        let a = ObjectTracker(configuration: immediate)
+        for f in 0..<6 {
+            let boxes = (0...f).map { CGRect(x: 10 + 50 * $0, y: 100, width: 30, height: 30) }
+            let result = a.update(boxes.map { TrackerObservation(frame: $0, score: 0.9) }, imageSize: Self.size)
+            #expect(result.allSatisfy { $0.isConfirmed }, "frame \(f)")
+        }
+        var strict = ObjectTracker.Configuration()
+        strict.confirmationHits = 3
+        strict.confirmationWindow = 3
+        let b = ObjectTracker(configuration: strict)
+        let box = CGRect(x: 100, y: 100, width: 40, height: 40)
+        for _ in 0..<3 { _ = b.update([], imageSize: Self.size) }  // past the warm-up
+        let pattern = [true, true, false, true, true, true]
+        var flags = [Bool]()
+        for seen in pattern {
+            let result = b.update(seen ? [TrackerObservation(frame: box, score: 0.9)] : [], imageSize: Self.size)
+            if seen { flags.append(result[0].isConfirmed) }
+        }
+        // Seen in frames 0, 1, 3, 4, 5: three in a row first at frame 5.
+        #expect(flags == [false, false, false, false, true])
+    }
+
+    @Test("Weak observations continue tracks but start none (newTrackMinimumScore)")
+    func weakObservations() {
+        var configuration = ObjectTracker.Configuration()
+        configuration.newTrackMinimumScore = 0.5
+        configuration.confirmationHits = 1
+        let tracker = ObjectTracker(configuration: configuration)
+        let strong = CGRect(x: 40, y: 60, width: 50, height: 50)
+        let weak = CGRect(x: 200, y: 100, width: 50, height: 50)
+        let first = tracker.update(
+            [TrackerObservation(frame: strong, score: 0.9), TrackerObservation(frame: weak, score: 0.2)],
+            imageSize: Self.size)
+        #expect(first[0].isConfirmed && !first[1].isConfirmed)
+        #expect(tracker.trackCount == 1)
+        // The strong object seen weakly afterwards keeps its track and identifier.
+        for _ in 0..<5 {
+            let next = tracker.update(
+                [TrackerObservation(frame: strong, score: 0.2), TrackerObservation(frame: weak, score: 0.2)],
+                imageSize: Self.size)
+            #expect(next[0].trackingID == first[0].trackingID && next[0].isConfirmed)
+            #expect(!next[1].isConfirmed && next[1].trackingID != first[1].trackingID)
+        }
+        #expect(tracker.trackCount == 1)
+    }
+
+    @Test("A track whose smoothed score is below minimumReportedScore is tracked but not reported")
+    func reportedScore() {
+        var configuration = ObjectTracker.Configuration()
+        configuration.newTrackMinimumScore = 0
+        configuration.minimumReportedScore = 0.2
+        let tracker = ObjectTracker(configuration: configuration)
+        let strong = CGRect(x: 40, y: 60, width: 50, height: 50)
+        let weak = CGRect(x: 200, y: 100, width: 50, height: 50)
+        var flags = [(strong: Bool, weak: Bool)]()
+        var ids = Set<Int>()
+        for f in 0..<20 {
+            // The strong object fades after frame 9: 0.9 → 0.05; its average falls below 0.2 in 5 frames.
+            let result = tracker.update(
+                [
+                    TrackerObservation(frame: strong, score: f < 10 ? 0.9 : 0.05),
+                    TrackerObservation(frame: weak, score: 0.1),
+                ], imageSize: Self.size)
+            flags.append((result[0].isConfirmed, result[1].isConfirmed))
+            ids.insert(result[0].trackingID)
+        }
+        #expect(flags.allSatisfy { !$0.weak })
+        #expect(flags[0..<12].allSatisfy { $0.strong })
+        #expect(flags[16...].allSatisfy { !$0.strong })
+        #expect(ids.count == 1, "the faded object keeps its track")
+        #expect(tracker.trackCount == 2)
+    }
+
+    @Test("A box around two confirmed tracks is ignored (ignoresGroups); the tracks keep their identifiers")
+    func groupBoxes() {
+        let left = CGRect(x: 40, y: 80, width: 60, height: 60)
+        let right = CGRect(x: 130, y: 80, width: 60, height: 60)
+        let group = left.union(right).insetBy(dx: -5, dy: -5)
+        for ignoring in [true, false] {
+            var configuration = ObjectTracker.Configuration()
+            configuration.ignoresGroups = ignoring
+            configuration.estimatesCameraMotion = false
+            let tracker = ObjectTracker(configuration: configuration)
+            var ids = [Int]()
+            for _ in 0..<6 {
+                ids = tracker.update(
+                    [TrackerObservation(frame: left, score: 0.9), TrackerObservation(frame: right, score: 0.9)],
+                    imageSize: Self.size
+                ).map(\.trackingID)
+            }
+            let merged = tracker.update([TrackerObservation(frame: group, score: 0.9)], imageSize: Self.size)[0]
+            if ignoring {
+                #expect(!merged.isConfirmed && !ids.contains(merged.trackingID))
+                #expect(tracker.trackCount == 2)
+            } else {
+                // Without the rule the group box is paired with one of the tracks (or starts one).
+                #expect(ids.contains(merged.trackingID) || tracker.trackCount == 3)
+            }
+            let after = tracker.update(
+                [TrackerObservation(frame: left, score: 0.9), TrackerObservation(frame: right, score: 0.9)],
+                imageSize: Self.size)
+            if ignoring { #expect(after.map(\.trackingID) == ids && after.allSatisfy { $0.isConfirmed }) }
+        }
+    }
+
     @Test("Odd input does not crash: empty frames, NaN, infinite, zero-size, huge counts")
     func oddInput() {
         let tracker = ObjectTracker()

@@ -56,9 +56,29 @@ extension SaliencyLocalizer {
 
         /// Whether, when several regions are asked for, a large region holding two separate ones
         /// gives way to them (no box holds two objects; see `docs/LOCALIZER.md`). Default true.
-        /// ``ObjectDetector`` in stream mode turns it off: over video the parts it adds were more
-        /// often false boxes than objects (`mlkit track-bench`: MOTA −0.441 with it, −0.252 without).
         public var splitsGroups = true
+
+        /// The smallest region, as a fraction (0...1) of the image area, that ``splitsGroups``
+        /// may split. Default 0.3 (smaller regions are kept whole: splitting them cost more objects
+        /// than it found on single photos); ``ObjectDetector`` in stream mode uses 0.1, where the
+        /// tracker's confirmation rule removes the fragments that splitting adds.
+        public var groupAreaFraction: Float = 0.3
+
+        /// Whether, when several regions are asked for, the regions of a hierarchical grouping of
+        /// colour segments (selective search) are proposed as well as the saliency cuts, scored by
+        /// the same saliency map. Default true; ``ObjectDetector`` in stream mode turns it off
+        /// (over video it added more false boxes than objects, see `docs/LOCALIZER.md`).
+        public var groupsColourRegions = true
+
+        /// The scale of the colour segmentation behind ``groupsColourRegions`` (Felzenszwalb's
+        /// `k`, in ΔE × working-image cells, 1...10 000): larger gives larger first segments.
+        /// Default 20.
+        public var segmentationScale: Float = 20
+
+        /// Regions scoring below this fraction (0...1) of the best region's score are dropped.
+        /// Default 0 (none); ``ObjectDetector`` in stream mode uses 0.6: weak regions next to a
+        /// strong one were mostly background over video.
+        public var minimumRelativeScore: Float = 0
 
         /// The defaults.
         public init() {}
@@ -83,6 +103,9 @@ extension SaliencyLocalizer {
             c.minimumAreaFraction = clamp(minimumAreaFraction, 0...1, defaults.minimumAreaFraction)
             c.overlapThreshold = clamp(overlapThreshold, 0...1, defaults.overlapThreshold)
             c.minimumScore = clamp(minimumScore, 0...1, defaults.minimumScore)
+            c.groupAreaFraction = clamp(groupAreaFraction, 0...1, defaults.groupAreaFraction)
+            c.segmentationScale = clamp(segmentationScale, 1...10_000, defaults.segmentationScale)
+            c.minimumRelativeScore = clamp(minimumRelativeScore, 0...1, defaults.minimumRelativeScore)
             return c
         }
     }

@@ -54,7 +54,7 @@ public final class SaliencyLocalizer: Sendable {
 
         /// The regions of the map, in upright image pixels.
         func regions(maxCount: Int) -> [LocalizedRegion] {
-            SalientRegions.boxes(in: map, maxCount: maxCount, configuration: configuration).map { box in
+            SalientRegions.boxes(in: map, working: working, maxCount: maxCount, configuration: configuration).map { box in
                 let x0 = min(Double(box.minX) * working.pixelsPerCellX, Double(imageWidth))
                 let y0 = min(Double(box.minY) * working.pixelsPerCellY, Double(imageHeight))
                 let x1 = min(Double(box.maxX) * working.pixelsPerCellX, Double(imageWidth))

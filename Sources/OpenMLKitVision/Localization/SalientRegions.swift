@@ -7,7 +7,9 @@
 /// of its cells times the square root of its share of the image's total saliency: salient, and
 /// holding much of what is salient in the image. The best proposals are kept greedily, skipping
 /// any that overlap a kept one (intersection over union) or that are mostly inside one or contain
-/// one: the same object cut at another level, or a part of it.
+/// one: the same object cut at another level, or a part of it. When several regions are asked for,
+/// the regions of a hierarchical grouping of colour segments (``RegionHierarchy``) compete with the
+/// cuts, scored the same way.
 enum SalientRegions {
     /// How many levels the map is cut at.
     static let levelCount = 4
@@ -18,23 +20,41 @@ enum SalientRegions {
     /// A proposal is a part of (or a group around) a kept box when this fraction of the smaller
     /// of the two lies inside the other.
     static let containment: Float = 0.8
-    /// In multiple-object mode, a region covering at least this fraction of the image that holds
-    /// two separate regions is a group of objects (a collage, animals side by side) and gives way
-    /// to its parts. Smaller regions are kept whole: splitting them cost more objects than it
-    /// found (0.3 was the best of 0.1...0.7 on tools/localization-set, docs/LOCALIZER.md).
-    static let groupAreaFraction: Float = 0.3
 
     /// The boxes of the salient regions of `map`, best first, at most `maxCount`; `configuration`
     /// is a ``SaliencyLocalizer/Configuration/sanitized`` one.
-    static func boxes(in map: SaliencyMap, maxCount: Int, configuration: SaliencyLocalizer.Configuration)
-        -> [CellBox]
-    {
+    static func boxes(
+        in map: SaliencyMap, working: LabImage? = nil, maxCount: Int, configuration: SaliencyLocalizer.Configuration
+    ) -> [CellBox] {
         guard maxCount > 0 else { return [] }
         // One object is the most prominent region as it is; several are split into separate objects.
-        return select(
-            proposals(in: map, configuration: configuration), maxCount: maxCount, configuration: configuration,
-            groupMinimumArea: maxCount > 1 && configuration.splitsGroups
-                ? Int(groupAreaFraction * Float(map.width * map.height)) : nil)
+        let groupMinimumArea =
+            maxCount > 1 && configuration.splitsGroups
+            ? Int(configuration.groupAreaFraction * Float(map.width * map.height)) : nil
+        var candidates = proposals(in: map, configuration: configuration)
+        var first: CellBox?
+        if let working, maxCount > 1, configuration.groupsColourRegions {
+            // The saliency cuts' best region stays first, so that the most prominent object is the
+            // one single-object mode reports; the colour regions compete for the other places.
+            first = select(candidates, maxCount: 1, configuration: configuration, groupMinimumArea: groupMinimumArea)
+                .first
+            var parameters = RegionHierarchy.Parameters()
+            parameters.scale = configuration.segmentationScale
+            candidates += RegionHierarchy.proposals(
+                in: working, map: map, minimumArea: minimumArea(of: map, configuration: configuration),
+                parameters: parameters)
+            candidates.sort { ($0.score, $0.area) > ($1.score, $1.area) }
+        }
+        let kept = select(
+            candidates, maxCount: maxCount, configuration: configuration, groupMinimumArea: groupMinimumArea,
+            first: first)
+        let best = kept.reduce(Float(0)) { max($0, $1.score) }
+        return kept.filter { $0.score >= configuration.minimumRelativeScore * best }
+    }
+
+    /// The smallest region in cells (``SaliencyLocalizer/Configuration/minimumAreaFraction``, at least 1).
+    static func minimumArea(of map: SaliencyMap, configuration: SaliencyLocalizer.Configuration) -> Int {
+        max(1, Int((Float(map.width * map.height) * configuration.minimumAreaFraction).rounded(.up)))
     }
 
     /// Every component of every level as a scored box, best first (before selection).
@@ -45,7 +65,7 @@ enum SalientRegions {
         guard totalMass > 0, totalMass.isFinite else { return [] }
         let low = max(configuration.minimumThreshold, lowestLevel * GridFilters.otsuThreshold(map.values))
         guard low < highestLevel else { return [] }
-        let minimumArea = max(1, Int((Float(w * h) * configuration.minimumAreaFraction).rounded(.up)))
+        let minimumArea = minimumArea(of: map, configuration: configuration)
 
         var proposals = [CellBox]()
         for step in 0..<levelCount {
@@ -76,13 +96,14 @@ enum SalientRegions {
 
     /// The best of `proposals` (sorted best first), greedily, skipping overlapping and nested ones
     /// and, when `groupMinimumArea` is given, any box of at least that many cells that holds two
-    /// separate proposals (see ``isGroup(_:among:)``).
+    /// separate proposals (see ``isGroup(_:among:)``); `first`, when given, is kept before them.
     static func select(
         _ proposals: [CellBox], maxCount: Int, configuration: SaliencyLocalizer.Configuration,
-        groupMinimumArea: Int? = nil
+        groupMinimumArea: Int? = nil, first: CellBox? = nil
     ) -> [CellBox] {
-        var kept = [CellBox]()
-        guard maxCount > 0 else { return kept }
+        guard maxCount > 0 else { return [] }
+        var kept = first.map { [$0] } ?? []
+        if kept.count >= maxCount { return kept }
         let usable = proposals.filter { $0.score >= configuration.minimumScore }
         for proposal in usable
         where !(groupMinimumArea.map { proposal.area >= $0 } == true && isGroup(proposal, among: usable)) {

@@ -32,7 +32,7 @@ extension ObjectTracker {
                     if similarity < configuration.minimumAppearanceSimilarity && iou < 0.5 { continue }
                     value = (1 - weight) * value + weight * Double(1 - similarity)
                 }
-                if track.hits < configuration.confirmationHits { value += 0.05 }
+                if !track.isConfirmed { value += 0.05 }
                 value += 0.02 * Double(track.missed)
                 cost[row * columns + o] = value
                 allowed[row * columns + o] = true
@@ -51,8 +51,7 @@ extension ObjectTracker {
         excludingTracks: Set<Int>, excludingObservations: Set<Int>
     ) -> [(track: Int, observation: Int)] {
         let candidates = tracks.indices.filter {
-            !excludingTracks.contains($0) && tracks[$0].hits >= configuration.confirmationHits
-                && !tracks[$0].gallery.isEmpty
+            !excludingTracks.contains($0) && tracks[$0].isConfirmed && !tracks[$0].gallery.isEmpty
         }
         let observations = boxes.indices.filter { !excludingObservations.contains($0) && appearances[$0] != nil }
         guard !candidates.isEmpty, !observations.isEmpty else { return [] }

@@ -13,9 +13,29 @@ extension ObjectTracker {
         /// Consecutive unobserved frames after which a track that was never confirmed is retired
         /// (most such tracks are a localizer's one-off false positives).
         public var maxMissedFramesTentative = 2
-        /// Observations needed before a track counts as confirmed (may be re-identified, steers
-        /// the camera-motion estimate).
-        public var confirmationHits = 3
+        /// Observations needed within ``confirmationWindow`` frames before a track counts as
+        /// confirmed (it is then reported in stream mode, may be re-identified and keeps its
+        /// identifier through ``maxMissedFrames``); 1 confirms every track at once. 4 in 6 frames
+        /// was chosen with the built-in localizer on `mlkit track-bench` (docs/LOCALIZER.md).
+        public var confirmationHits = 4
+        /// The frames, counting back from the current one, in which a tentative track must have
+        /// been paired ``confirmationHits`` times to be confirmed (SORT's and ByteTrack's
+        /// `min_hits` over a window, 1...64); a false box that flickers in and out is not confirmed.
+        public var confirmationWindow = 6
+        /// An unpaired observation scoring below this starts no track (ByteTrack's two-stage
+        /// association: weak observations may continue an existing track, not begin one); it gets
+        /// an identifier of its own and is not confirmed. 0 lets every observation start a track;
+        /// the default 0.2 suits scores in 0...1 (the built-in localizer's, a model's confidences).
+        public var newTrackMinimumScore: Float = 0.2
+        /// A track's observation is reported as confirmed only while the track's score, averaged
+        /// over time (`0.7 · old + 0.3 · this frame's`), is at least this: a region found every
+        /// frame but always weakly (background) is tracked but not reported. Default 0.2, for
+        /// scores in 0...1; 0 reports every confirmed track.
+        public var minimumReportedScore: Float = 0.2
+        /// Whether an observation that covers two or more confirmed tracks lying apart (a box
+        /// around several tracked objects that touch or overlap) is ignored rather than paired or
+        /// started as a track: the tracked objects coast through it on their predictions.
+        public var ignoresGroups = true
         /// Frames a lost track is still associated by its motion prediction; lost longer, it can
         /// only be found again by re-identification.
         public var maxCoastFrames = 8

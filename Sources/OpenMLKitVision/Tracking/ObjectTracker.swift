@@ -13,12 +13,19 @@ import Foundation
 /// 4. lost confirmed tracks are re-identified among the remaining observations by appearance, near
 ///    where they were last seen or predicted;
 /// 5. paired tracks are corrected by their observation; the rest coast on their prediction and are
-///    retired after ``Configuration/maxMissedFrames``; unpaired observations start new tracks.
+///    retired after ``Configuration/maxMissedFrames``; unpaired observations start new tracks
+///    when they score at least ``Configuration/newTrackMinimumScore``.
 ///
 /// Identifiers come from a counter that starts at 1 and only increases, also across ``reset()``,
 /// so an identifier is never given to two objects. Observations that cannot be tracked (a frame
 /// that is NaN, infinite, or has less than a pixel inside the image, or beyond
-/// ``Configuration/maxObservations``) still get an identifier, used for that observation only.
+/// ``Configuration/maxObservations``, or too weak to start a track) still get an identifier, used
+/// for that observation only.
+///
+/// A new track is tentative until it has been paired in ``Configuration/confirmationHits`` of the
+/// last ``Configuration/confirmationWindow`` frames; ``TrackAssignment/isConfirmed`` says which
+/// observations belong to confirmed tracks, and stream-mode detection reports only those (SORT's
+/// and ByteTrack's rule: a localizer's one-off false boxes never become objects).
 ///
 /// Thread-safety: calls are serialised on an internal lock, so the tracker may be shared, but
 /// frames must be given in order from one stream; a caller that interleaves streams must use one
@@ -32,11 +39,19 @@ public final class ObjectTracker: @unchecked Sendable {
     private var nextID = 1
     /// Frames processed since creation (not reset by ``reset()``; keys label updates to frames).
     private var frameNumber = 0
+    /// Frames processed since creation or the last ``reset()``.
+    private var streamFrameNumber = 0
     private let lock = NSLock()
     /// A box covered by more than this fraction by another observation or an unobserved track's
     /// prediction gives its track no appearance sample (measured on the oracle benchmark: 0.25
     /// beat 0.05 and 0.15 by a few identity switches in 72 sequences).
     static let occludedFraction = 0.25
+    /// A track's predicted box counts as inside an observation (see ``isGroup(_:)``) when this
+    /// fraction of it is covered.
+    static let groupCoverage = 0.6
+    /// The weight of a new observation's score in a track's smoothed score
+    /// (``Configuration/minimumReportedScore``).
+    static let scoreWeight: Float = 0.3
 
     /// A tracker with the given tunables.
     public init(configuration: Configuration = .init()) {
@@ -60,6 +75,7 @@ public final class ObjectTracker: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         frameNumber += 1
+        streamFrameNumber += 1
         let bounds: CGRect? =
             imageSize.width.isFinite && imageSize.height.isFinite && imageSize.width > 0 && imageSize.height > 0
             ? CGRect(origin: .zero, size: imageSize) : nil
@@ -77,16 +93,21 @@ public final class ObjectTracker: @unchecked Sendable {
             usable = Array(usable.prefix(max(configuration.maxObservations, 0)))
             usable.sort { $0.index < $1.index }
         }
-        let boxes = usable.map(\.box)
-        let appearances = usable.map(\.appearance)
-
-        for t in tracks.indices { tracks[t].filter.predict() }
-        if configuration.estimatesCameraMotion, let shift = estimateCameraShift(observations: boxes) {
+        for t in tracks.indices {
+            tracks[t].filter.predict()
+            tracks[t].recentHits <<= 1
+        }
+        if configuration.estimatesCameraMotion, let shift = estimateCameraShift(observations: usable.map(\.box)) {
             for t in tracks.indices {
                 tracks[t].filter.shift(dx: shift.dx, dy: shift.dy)
                 tracks[t].anchor = tracks[t].anchor.offsetBy(dx: shift.dx, dy: shift.dy)
             }
         }
+        if configuration.ignoresGroups {
+            usable.removeAll { isGroup($0.box) }
+        }
+        let boxes = usable.map(\.box)
+        let appearances = usable.map(\.appearance)
 
         var trackOf = [Int?](repeating: nil, count: usable.count)
         var reidentified = Set<Int>()
@@ -120,6 +141,15 @@ public final class ObjectTracker: @unchecked Sendable {
                 tracks[t].filter.update(boxes[o])
             }
             tracks[t].hits += 1
+            let score = observations[usable[o].index].score
+            tracks[t].scoreAverage =
+                (1 - Self.scoreWeight) * tracks[t].scoreAverage + Self.scoreWeight * (score.isFinite ? score : 0)
+            tracks[t].recentHits |= 1
+            if tracks[t].hits(inLast: max(configuration.confirmationWindow, configuration.confirmationHits))
+                >= configuration.confirmationHits
+            {
+                tracks[t].isConfirmed = true
+            }
             tracks[t].missed = 0
             tracks[t].anchor = boxes[o]
             if let appearance = appearances[o],
@@ -133,11 +163,18 @@ public final class ObjectTracker: @unchecked Sendable {
         }
         for t in tracks.indices where !paired.contains(t) { tracks[t].missed += 1 }
 
-        // New tracks for the unpaired observations.
+        // New tracks for the unpaired observations that score high enough (ByteTrack's rule: a
+        // weak observation may continue a track but not start one).
         var newTracks = [Track]()
         for o in usable.indices where trackOf[o] == nil {
-            let track = Track(
+            let score = observations[usable[o].index].score
+            guard score >= configuration.newTrackMinimumScore || configuration.newTrackMinimumScore <= 0 else {
+                continue
+            }
+            var track = Track(
                 id: nextID, frame: frameNumber, box: boxes[o], appearance: appearances[o], noise: configuration.noise)
+            track.isConfirmed = configuration.confirmationHits <= 1
+            track.scoreAverage = score.isFinite ? score : 0
             nextID += 1
             assignedTrack[o] = track.id
             newTracks.append(track)
@@ -146,6 +183,8 @@ public final class ObjectTracker: @unchecked Sendable {
         tracks += newTracks
 
         let byID = Dictionary(uniqueKeysWithValues: tracks.map { ($0.id, $0) })
+        // Nothing can be confirmed in a stream's first frames: report every track then (SORT's rule).
+        let warmingUp = streamFrameNumber < configuration.confirmationHits
         var assignments = [TrackAssignment]()
         assignments.reserveCapacity(observations.count)
         var usablePosition = [Int: Int]()
@@ -157,11 +196,14 @@ public final class ObjectTracker: @unchecked Sendable {
                 if frame.isNull || frame.width <= 0 || frame.height <= 0 { frame = boxes[o] }
                 assignments.append(
                     TrackAssignment(
-                        observationIndex: index, trackingID: id, frame: frame, age: frameNumber - track.createdFrame))
+                        observationIndex: index, trackingID: id, frame: frame, age: frameNumber - track.createdFrame,
+                        isConfirmed: (track.isConfirmed || warmingUp)
+                            && track.scoreAverage >= configuration.minimumReportedScore))
             } else {
                 // Untrackable: an identifier of its own, never seen again.
                 let box = BoxGeometry.sanitized(observations[index].frame, in: bounds, minimumSide: 0) ?? .zero
-                assignments.append(TrackAssignment(observationIndex: index, trackingID: nextID, frame: box, age: 0))
+                assignments.append(
+                    TrackAssignment(observationIndex: index, trackingID: nextID, frame: box, age: 0, isConfirmed: false))
                 nextID += 1
             }
         }
@@ -201,14 +243,30 @@ public final class ObjectTracker: @unchecked Sendable {
         defer { lock.unlock() }
         tracks.removeAll()
         labelHistories.removeAll()
+        streamFrameNumber = 0
+    }
+
+    /// Whether `box` covers most of two or more confirmed, recently seen tracks' predicted boxes
+    /// whose centres lie outside each other's boxes: one box around several tracked objects (they
+    /// touch or overlap, and the localizer saw them as one region), not an object of its own.
+    func isGroup(_ box: CGRect) -> Bool {
+        let inside = tracks.filter {
+            $0.isConfirmed && $0.missed <= configuration.maxCoastFrames
+                && BoxGeometry.coverage(of: $0.filter.box, by: box) >= Self.groupCoverage
+        }.map { $0.filter.box }
+        for (i, a) in inside.enumerated() {
+            for b in inside[(i + 1)...]
+            where !a.contains(CGPoint(x: b.midX, y: b.midY)) && !b.contains(CGPoint(x: a.midX, y: a.midY)) {
+                return true
+            }
+        }
+        return false
     }
 
     /// Drops tracks lost for too long, with their label histories.
     private func retireTracks() {
-        let confirmed = configuration.confirmationHits
         tracks.removeAll { track in
-            let limit =
-                track.hits >= confirmed ? configuration.maxMissedFrames : configuration.maxMissedFramesTentative
+            let limit = track.isConfirmed ? configuration.maxMissedFrames : configuration.maxMissedFramesTentative
             if track.missed > limit {
                 labelHistories[track.id] = nil
                 return true

@@ -12,6 +12,14 @@ struct Track: Sendable {
     var filter: BoxKalmanFilter
     /// Observations paired with the track so far.
     var hits = 1
+    /// Which of the recent frames paired an observation with the track: bit 0 is the latest frame,
+    /// bit k the frame k frames before it.
+    var recentHits: UInt64 = 1
+    /// Whether the track has been confirmed (see ``ObjectTracker/Configuration/confirmationHits``);
+    /// once confirmed, it stays so.
+    var isConfirmed = false
+    /// The observations' scores averaged over time (`0.7 · old + 0.3 · new`; non-finite scores count as 0).
+    var scoreAverage: Float = 0
     /// Consecutive frames without an observation.
     var missed = 0
     /// The last observed box, moved along with estimated camera shifts since.
@@ -25,6 +33,13 @@ struct Track: Sendable {
         filter = BoxKalmanFilter(box: box, noise: noise)
         anchor = box
         if let appearance { gallery = [appearance] }
+    }
+
+    /// Pairs seen in the last `window` frames (this one included).
+    func hits(inLast window: Int) -> Int {
+        let window = min(max(window, 1), 64)
+        let mask: UInt64 = window == 64 ? .max : (1 << UInt64(window)) - 1
+        return (recentHits & mask).nonzeroBitCount
     }
 
     /// The best similarity of `appearance` to the samples (nil when either side has none).

@@ -100,11 +100,14 @@ public final class OracleDetector {
     }
 
     /// The tracked objects of `frame`: its noisy observations through the tracker, with their
-    /// tracking identifiers (labels are left empty).
+    /// tracking identifiers (labels are left empty); like stream-mode detection, only those of
+    /// confirmed tracks (``TrackAssignment/isConfirmed``).
     public func detect(_ frame: SyntheticFrame) -> [DetectedObject] {
         let assignments = tracker.update(
             observations(for: frame), imageSize: CGSize(width: frame.image.width, height: frame.image.height))
-        return assignments.map { DetectedObject(frame: $0.frame, trackingID: $0.trackingID, labels: []) }
+        return assignments.filter(\.isConfirmed).map {
+            DetectedObject(frame: $0.frame, trackingID: $0.trackingID, labels: [])
+        }
     }
 
     /// Starts a new stream: forgets the tracks and the bursts of misses, and restarts the noise
