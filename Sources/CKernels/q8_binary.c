@@ -1,0 +1,307 @@
+#include "CKernels.h"
+
+#include <string.h>
+
+// 8-bit quantized ADD and MUL as the vector blocks of LiteRT's optimized kernels run them on x86
+// (NEON through NEON_2_SSE), with the operand layouts of its broadcasts: same-shape runs, a first
+// operand repeated for every run (`BinaryBroadcastFiveFold` with an inner dimension), or one scalar
+// per run (`AddScalarBroadcast` / `MulSimpleBroadcast`). Lane by lane the integers of Swift's
+// `QuantizedBinaryParams` lane functions (`addBlockInt8`, `addBlockShiftAfter`, `multiplyBlock`);
+// every lane is independent, so the vector width does not change a result. The caller keeps
+// LiteRT's block/tail split (its scalar tail rounds differently) and passes only block lanes.
+
+/// One uniform shift as a left and an arithmetic right shift (one of them 0): NEON's `vshlq_s32` by
+/// a signed amount, left wrapping, right truncating (32 or more fills with the sign).
+static void split_shift(int64_t amount, int32_t *left, int32_t *right) {
+    *left = amount >= 0 ? (int32_t)(amount & 31) : 0;
+    *right = amount < 0 ? (int32_t)(-amount > 31 ? 31 : -amount) : 0;
+}
+
+/// The per-input stage of an ADD lane: offset, shifts, doubling high multiply, shifts.
+typedef struct {
+    int32_t offset, multiplier, pre_left, pre_right, post_left, post_right;
+} add_stage;
+
+/// `OMK_Q8_ADD_COMBINED`: one shift `left_shift + input_shift` before the multiply;
+/// `OMK_Q8_ADD_SHIFT_AFTER`: `<< left_shift` (masked as Swift's `&<<`) before it, the input shift after.
+static add_stage add_input(int32_t offset, int32_t multiplier, int32_t shift, int32_t left_shift, int combined) {
+    add_stage s = {offset, multiplier, 0, 0, 0, 0};
+    if (combined) {
+        split_shift((int64_t)left_shift + shift, &s.pre_left, &s.pre_right);
+    } else {
+        s.pre_left = left_shift & 31;
+        split_shift(shift, &s.post_left, &s.post_right);
+    }
+    return s;
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+
+#include "fixed_point_simd.h"
+
+#define OMK_TARGET_512 __attribute__((target("avx512f,avx512bw,avx512vl")))
+#define OMK_TARGET_256 __attribute__((target("avx2")))
+
+// ---------------------------------------------------------------- AVX-512: 16 lanes
+
+/// Everything a lane needs, broadcast once per call.
+typedef struct {
+    __m512i off1, mul1, off2, mul2, out_mult, mask, half, zp, lower, upper, act_min, act_max;
+    __m128i pre1_l, pre1_r, post1_l, post1_r, pre2_l, pre2_r, post2_l, post2_r, product_left, exponent;
+} consts16;
+
+static OMK_TARGET_512 inline __m512i stage16(__m512i x, __m512i off, __m512i mul, __m128i pre_l, __m128i pre_r,
+                                             __m128i post_l, __m128i post_r) {
+    __m512i v = _mm512_add_epi32(x, off);
+    v = _mm512_sra_epi32(_mm512_sll_epi32(v, pre_l), pre_r);
+    v = omk_srdhm16(v, mul);
+    return _mm512_sra_epi32(_mm512_sll_epi32(v, post_l), post_r);
+}
+
+/// The first input's contribution: the ADD stage of input 1, or MUL's offset input 1.
+static OMK_TARGET_512 inline __m512i first16(__m512i x, int formula, const consts16 *c) {
+    if (formula >= OMK_Q8_MUL_SATURATING) return _mm512_add_epi32(x, c->off1);
+    return stage16(x, c->off1, c->mul1, c->pre1_l, c->pre1_r, c->post1_l, c->post1_r);
+}
+
+/// One vector of lanes from the first input's contribution `u` and the second input's values `y`.
+static OMK_TARGET_512 inline __m512i lanes16(__m512i u, __m512i y, int formula, const consts16 *c) {
+    __m512i v;
+    if (formula >= OMK_Q8_MUL_SATURATING) {
+        v = _mm512_sll_epi32(_mm512_mullo_epi32(u, _mm512_add_epi32(y, c->off2)), c->product_left);
+    } else {
+        v = _mm512_add_epi32(u, stage16(y, c->off2, c->mul2, c->pre2_l, c->pre2_r, c->post2_l, c->post2_r));
+    }
+    const __m512i high = omk_srdhm16(v, c->out_mult);
+    // RoundingDivideByPOT: x >> e, plus one when the remainder exceeds half (ties away from zero).
+    const __m512i one = _mm512_set1_epi32(1);
+    const __mmask16 negative = _mm512_cmplt_epi32_mask(high, _mm512_setzero_si512());
+    const __m512i threshold = _mm512_mask_add_epi32(c->half, negative, c->half, one);
+    const __mmask16 up = _mm512_cmpgt_epi32_mask(_mm512_and_si512(high, c->mask), threshold);
+    const __m512i shifted = _mm512_sra_epi32(high, c->exponent);
+    __m512i r = _mm512_mask_add_epi32(shifted, up, shifted, one);
+    if (formula == OMK_Q8_MUL_SATURATING) {
+        r = _mm512_min_epi32(_mm512_max_epi32(r, _mm512_set1_epi32(-32768)), _mm512_set1_epi32(32767));
+    }
+    // The zero point is added in int16 lanes (wrapping), then saturated to the element type.
+    r = _mm512_srai_epi32(_mm512_slli_epi32(_mm512_add_epi32(r, c->zp), 16), 16);
+    r = _mm512_min_epi32(_mm512_max_epi32(r, c->lower), c->upper);
+    return _mm512_min_epi32(_mm512_max_epi32(r, c->act_min), c->act_max);
+}
+
+static OMK_TARGET_512 inline __m512i widen16(__m128i bytes, int is_signed) {
+    return is_signed ? _mm512_cvtepi8_epi32(bytes) : _mm512_cvtepu8_epi32(bytes);
+}
+
+/// The loop for one formula and element type (constant-folded by the callers below).
+static OMK_TARGET_512 inline void binary16(const omk_q8_binary_params *p, int formula, int is_signed,
+                                           const uint8_t *a, const uint8_t *b, uint8_t *out, size_t lanes,
+                                           size_t runs, size_t stride, int a_scalar) {
+    const omk_q8_add_params *q = &p->q;
+    const int combined = formula == OMK_Q8_ADD_COMBINED;
+    const add_stage s1 = add_input(q->input1_offset, q->input1_multiplier, q->input1_shift, q->left_shift, combined);
+    const add_stage s2 = add_input(q->input2_offset, q->input2_multiplier, q->input2_shift, q->left_shift, combined);
+    const int32_t exponent = q->output_shift < 0 ? -q->output_shift : 0;
+    const int32_t pot_mask = (int32_t)(((int64_t)1 << exponent) - 1);
+    consts16 c;
+    c.off1 = _mm512_set1_epi32(s1.offset);
+    c.mul1 = _mm512_set1_epi32(s1.multiplier);
+    c.off2 = _mm512_set1_epi32(s2.offset);
+    c.mul2 = _mm512_set1_epi32(s2.multiplier);
+    c.pre1_l = _mm_cvtsi32_si128(s1.pre_left);
+    c.pre1_r = _mm_cvtsi32_si128(s1.pre_right);
+    c.post1_l = _mm_cvtsi32_si128(s1.post_left);
+    c.post1_r = _mm_cvtsi32_si128(s1.post_right);
+    c.pre2_l = _mm_cvtsi32_si128(s2.pre_left);
+    c.pre2_r = _mm_cvtsi32_si128(s2.pre_right);
+    c.post2_l = _mm_cvtsi32_si128(s2.post_left);
+    c.post2_r = _mm_cvtsi32_si128(s2.post_right);
+    c.product_left = _mm_cvtsi32_si128(q->output_shift > 0 ? q->output_shift & 31 : 0);
+    c.exponent = _mm_cvtsi32_si128(exponent);
+    c.out_mult = _mm512_set1_epi32(q->output_multiplier);
+    c.mask = _mm512_set1_epi32(pot_mask);
+    c.half = _mm512_set1_epi32(pot_mask >> 1);
+    c.zp = _mm512_set1_epi32(q->output_offset);
+    c.lower = _mm512_set1_epi32(is_signed ? -128 : 0);
+    c.upper = _mm512_set1_epi32(is_signed ? 127 : 255);
+    c.act_min = _mm512_set1_epi32(q->activation_min);
+    c.act_max = _mm512_set1_epi32(q->activation_max);
+    for (size_t r = 0; r < runs; r++) {
+        const uint8_t *pb = b + r * stride;
+        uint8_t *po = out + r * stride;
+        __m512i u = _mm512_setzero_si512();
+        if (a_scalar) u = first16(widen16(_mm_set1_epi8((char)a[r]), is_signed), formula, &c);
+        size_t i = 0;
+        for (; i + 16 <= lanes; i += 16) {
+            if (!a_scalar) u = first16(widen16(_mm_loadu_si128((const __m128i *)(a + i)), is_signed), formula, &c);
+            const __m512i y = widen16(_mm_loadu_si128((const __m128i *)(pb + i)), is_signed);
+            _mm_storeu_si128((__m128i *)(po + i), _mm512_cvtepi32_epi8(lanes16(u, y, formula, &c)));
+        }
+        if (i < lanes) {
+            const __mmask16 m = (__mmask16)((1u << (lanes - i)) - 1);
+            if (!a_scalar) u = first16(widen16(_mm_maskz_loadu_epi8(m, a + i), is_signed), formula, &c);
+            const __m512i y = widen16(_mm_maskz_loadu_epi8(m, pb + i), is_signed);
+            _mm_mask_storeu_epi8(po + i, m, _mm512_cvtepi32_epi8(lanes16(u, y, formula, &c)));
+        }
+    }
+}
+
+OMK_TARGET_512 void omk_q8_binary_avx512(const omk_q8_binary_params *p, const void *a, const void *b, void *out,
+                                         size_t lanes, size_t runs, size_t stride, int a_scalar) {
+    const uint8_t *pa = (const uint8_t *)a, *pb = (const uint8_t *)b;
+    uint8_t *po = (uint8_t *)out;
+    // One instance per formula and type, so the per-lane branches fold away.
+#define OMK_CASE(F, S) binary16(p, F, S, pa, pb, po, lanes, runs, stride, a_scalar)
+    switch (p->formula * 2 + (p->is_signed != 0)) {
+    case OMK_Q8_ADD_COMBINED * 2: OMK_CASE(OMK_Q8_ADD_COMBINED, 0); break;
+    case OMK_Q8_ADD_COMBINED * 2 + 1: OMK_CASE(OMK_Q8_ADD_COMBINED, 1); break;
+    case OMK_Q8_ADD_SHIFT_AFTER * 2: OMK_CASE(OMK_Q8_ADD_SHIFT_AFTER, 0); break;
+    case OMK_Q8_ADD_SHIFT_AFTER * 2 + 1: OMK_CASE(OMK_Q8_ADD_SHIFT_AFTER, 1); break;
+    case OMK_Q8_MUL_SATURATING * 2: OMK_CASE(OMK_Q8_MUL_SATURATING, 0); break;
+    case OMK_Q8_MUL_SATURATING * 2 + 1: OMK_CASE(OMK_Q8_MUL_SATURATING, 1); break;
+    case OMK_Q8_MUL_TRUNCATING * 2: OMK_CASE(OMK_Q8_MUL_TRUNCATING, 0); break;
+    case OMK_Q8_MUL_TRUNCATING * 2 + 1: OMK_CASE(OMK_Q8_MUL_TRUNCATING, 1); break;
+    default: break;
+    }
+#undef OMK_CASE
+}
+
+// ---------------------------------------------------------------- AVX2: 8 lanes
+
+typedef struct {
+    __m256i off1, mul1, off2, mul2, out_mult, mask, half, zp, lower, upper, act_min, act_max;
+    __m128i pre1_l, pre1_r, post1_l, post1_r, pre2_l, pre2_r, post2_l, post2_r, product_left, exponent;
+} consts8;
+
+static OMK_TARGET_256 inline __m256i stage8(__m256i x, __m256i off, __m256i mul, __m128i pre_l, __m128i pre_r,
+                                            __m128i post_l, __m128i post_r) {
+    __m256i v = _mm256_add_epi32(x, off);
+    v = _mm256_sra_epi32(_mm256_sll_epi32(v, pre_l), pre_r);
+    v = omk_srdhm8(v, mul);
+    return _mm256_sra_epi32(_mm256_sll_epi32(v, post_l), post_r);
+}
+
+static OMK_TARGET_256 inline __m256i first8(__m256i x, int formula, const consts8 *c) {
+    if (formula >= OMK_Q8_MUL_SATURATING) return _mm256_add_epi32(x, c->off1);
+    return stage8(x, c->off1, c->mul1, c->pre1_l, c->pre1_r, c->post1_l, c->post1_r);
+}
+
+static OMK_TARGET_256 inline __m256i lanes8(__m256i u, __m256i y, int formula, const consts8 *c) {
+    __m256i v;
+    if (formula >= OMK_Q8_MUL_SATURATING) {
+        v = _mm256_sll_epi32(_mm256_mullo_epi32(u, _mm256_add_epi32(y, c->off2)), c->product_left);
+    } else {
+        v = _mm256_add_epi32(u, stage8(y, c->off2, c->mul2, c->pre2_l, c->pre2_r, c->post2_l, c->post2_r));
+    }
+    const __m256i high = omk_srdhm8(v, c->out_mult);
+    const __m256i threshold = _mm256_sub_epi32(c->half, _mm256_cmpgt_epi32(_mm256_setzero_si256(), high));
+    const __m256i up = _mm256_cmpgt_epi32(_mm256_and_si256(high, c->mask), threshold);
+    __m256i r = _mm256_sub_epi32(_mm256_sra_epi32(high, c->exponent), up);
+    if (formula == OMK_Q8_MUL_SATURATING) {
+        r = _mm256_min_epi32(_mm256_max_epi32(r, _mm256_set1_epi32(-32768)), _mm256_set1_epi32(32767));
+    }
+    r = _mm256_srai_epi32(_mm256_slli_epi32(_mm256_add_epi32(r, c->zp), 16), 16);
+    r = _mm256_min_epi32(_mm256_max_epi32(r, c->lower), c->upper);
+    return _mm256_min_epi32(_mm256_max_epi32(r, c->act_min), c->act_max);
+}
+
+static OMK_TARGET_256 inline __m256i widen8(__m128i bytes, int is_signed) {
+    return is_signed ? _mm256_cvtepi8_epi32(bytes) : _mm256_cvtepu8_epi32(bytes);
+}
+
+/// Eight int32 lanes holding byte values, as 8 bytes in the low half.
+static OMK_TARGET_256 inline __m128i narrow8(__m256i r) {
+    const __m128i words = _mm_packs_epi32(_mm256_castsi256_si128(r), _mm256_extracti128_si256(r, 1));
+    // Every lane is already within [-128, 255]; keep its low byte.
+    return _mm_shuffle_epi8(words, _mm_setr_epi8(0, 2, 4, 6, 8, 10, 12, 14, -1, -1, -1, -1, -1, -1, -1, -1));
+}
+
+static OMK_TARGET_256 inline void binary8(const omk_q8_binary_params *p, int formula, int is_signed,
+                                          const uint8_t *a, const uint8_t *b, uint8_t *out, size_t lanes,
+                                          size_t runs, size_t stride, int a_scalar) {
+    const omk_q8_add_params *q = &p->q;
+    const int combined = formula == OMK_Q8_ADD_COMBINED;
+    const add_stage s1 = add_input(q->input1_offset, q->input1_multiplier, q->input1_shift, q->left_shift, combined);
+    const add_stage s2 = add_input(q->input2_offset, q->input2_multiplier, q->input2_shift, q->left_shift, combined);
+    const int32_t exponent = q->output_shift < 0 ? -q->output_shift : 0;
+    const int32_t pot_mask = (int32_t)(((int64_t)1 << exponent) - 1);
+    consts8 c;
+    c.off1 = _mm256_set1_epi32(s1.offset);
+    c.mul1 = _mm256_set1_epi32(s1.multiplier);
+    c.off2 = _mm256_set1_epi32(s2.offset);
+    c.mul2 = _mm256_set1_epi32(s2.multiplier);
+    c.pre1_l = _mm_cvtsi32_si128(s1.pre_left);
+    c.pre1_r = _mm_cvtsi32_si128(s1.pre_right);
+    c.post1_l = _mm_cvtsi32_si128(s1.post_left);
+    c.post1_r = _mm_cvtsi32_si128(s1.post_right);
+    c.pre2_l = _mm_cvtsi32_si128(s2.pre_left);
+    c.pre2_r = _mm_cvtsi32_si128(s2.pre_right);
+    c.post2_l = _mm_cvtsi32_si128(s2.post_left);
+    c.post2_r = _mm_cvtsi32_si128(s2.post_right);
+    c.product_left = _mm_cvtsi32_si128(q->output_shift > 0 ? q->output_shift & 31 : 0);
+    c.exponent = _mm_cvtsi32_si128(exponent);
+    c.out_mult = _mm256_set1_epi32(q->output_multiplier);
+    c.mask = _mm256_set1_epi32(pot_mask);
+    c.half = _mm256_set1_epi32(pot_mask >> 1);
+    c.zp = _mm256_set1_epi32(q->output_offset);
+    c.lower = _mm256_set1_epi32(is_signed ? -128 : 0);
+    c.upper = _mm256_set1_epi32(is_signed ? 127 : 255);
+    c.act_min = _mm256_set1_epi32(q->activation_min);
+    c.act_max = _mm256_set1_epi32(q->activation_max);
+    for (size_t r = 0; r < runs; r++) {
+        const uint8_t *pb = b + r * stride;
+        uint8_t *po = out + r * stride;
+        __m256i u = _mm256_setzero_si256();
+        if (a_scalar) u = first8(widen8(_mm_set1_epi8((char)a[r]), is_signed), formula, &c);
+        size_t i = 0;
+        for (; i + 8 <= lanes; i += 8) {
+            if (!a_scalar) u = first8(widen8(_mm_loadl_epi64((const __m128i *)(a + i)), is_signed), formula, &c);
+            const __m256i y = widen8(_mm_loadl_epi64((const __m128i *)(pb + i)), is_signed);
+            _mm_storel_epi64((__m128i *)(po + i), narrow8(lanes8(u, y, formula, &c)));
+        }
+        if (i < lanes) {
+            const size_t n = lanes - i;
+            uint8_t ta[8] = {0}, tb[8] = {0}, to[8];
+            if (!a_scalar) memcpy(ta, a + i, n);
+            memcpy(tb, pb + i, n);
+            if (!a_scalar) u = first8(widen8(_mm_loadl_epi64((const __m128i *)ta), is_signed), formula, &c);
+            const __m256i y = widen8(_mm_loadl_epi64((const __m128i *)tb), is_signed);
+            _mm_storel_epi64((__m128i *)to, narrow8(lanes8(u, y, formula, &c)));
+            memcpy(po + i, to, n);
+        }
+    }
+}
+
+OMK_TARGET_256 void omk_q8_binary_avx2(const omk_q8_binary_params *p, const void *a, const void *b, void *out,
+                                       size_t lanes, size_t runs, size_t stride, int a_scalar) {
+    const uint8_t *pa = (const uint8_t *)a, *pb = (const uint8_t *)b;
+    uint8_t *po = (uint8_t *)out;
+#define OMK_CASE(F, S) binary8(p, F, S, pa, pb, po, lanes, runs, stride, a_scalar)
+    switch (p->formula * 2 + (p->is_signed != 0)) {
+    case OMK_Q8_ADD_COMBINED * 2: OMK_CASE(OMK_Q8_ADD_COMBINED, 0); break;
+    case OMK_Q8_ADD_COMBINED * 2 + 1: OMK_CASE(OMK_Q8_ADD_COMBINED, 1); break;
+    case OMK_Q8_ADD_SHIFT_AFTER * 2: OMK_CASE(OMK_Q8_ADD_SHIFT_AFTER, 0); break;
+    case OMK_Q8_ADD_SHIFT_AFTER * 2 + 1: OMK_CASE(OMK_Q8_ADD_SHIFT_AFTER, 1); break;
+    case OMK_Q8_MUL_SATURATING * 2: OMK_CASE(OMK_Q8_MUL_SATURATING, 0); break;
+    case OMK_Q8_MUL_SATURATING * 2 + 1: OMK_CASE(OMK_Q8_MUL_SATURATING, 1); break;
+    case OMK_Q8_MUL_TRUNCATING * 2: OMK_CASE(OMK_Q8_MUL_TRUNCATING, 0); break;
+    case OMK_Q8_MUL_TRUNCATING * 2 + 1: OMK_CASE(OMK_Q8_MUL_TRUNCATING, 1); break;
+    default: break;
+    }
+#undef OMK_CASE
+}
+
+#else
+
+void omk_q8_binary_avx512(const omk_q8_binary_params *p, const void *a, const void *b, void *out, size_t lanes,
+                          size_t runs, size_t stride, int a_scalar) {
+    (void)p; (void)a; (void)b; (void)out; (void)lanes; (void)runs; (void)stride; (void)a_scalar; (void)add_input;
+}
+
+void omk_q8_binary_avx2(const omk_q8_binary_params *p, const void *a, const void *b, void *out, size_t lanes,
+                        size_t runs, size_t stride, int a_scalar) {
+    (void)p; (void)a; (void)b; (void)out; (void)lanes; (void)runs; (void)stride; (void)a_scalar;
+}
+
+#endif
