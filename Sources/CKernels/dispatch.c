@@ -112,6 +112,7 @@ static void fill(omk_kernel_table *t, int x86, int arm) {
         t->requantize_i32_to_8 = omk_requantize_i32_to_8_neon;
         t->requantize_gemm_to_8 = omk_requantize_gemm_to_8_neon;
         t->q8_add = omk_q8_add_neon;
+        t->q8_binary = omk_q8_binary_neon;
         t->q8_dwconv_kernel = 2;
         t->q8_gemm = arm >= 3 ? omk_q8_gemm_i8mm : (arm >= 2 ? omk_q8_gemm_dotprod : omk_q8_gemm_neon);
         t->q8_conv = arm >= 3 ? omk_q8_conv_i8mm : (arm >= 2 ? omk_q8_conv_dotprod : omk_q8_conv_neon);

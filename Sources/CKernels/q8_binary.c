@@ -35,6 +35,138 @@ static add_stage add_input(int32_t offset, int32_t multiplier, int32_t shift, in
     return s;
 }
 
+#if defined(__aarch64__)
+#include <arm_neon.h>
+
+#include "kernels_arm.h"
+
+// ---------------------------------------------------------------- NEON: 8 lanes (LiteRT's own instructions)
+
+typedef struct {
+    int32x4_t off1, mul1, off2, mul2, out_mult, mask, half, right, zp, lower, upper, act_min, act_max;
+    int32x4_t pre1_l, pre1_r, post1_l, post1_r, pre2_l, pre2_r, post2_l, post2_r, product_left;
+} consts4;
+
+/// `vshlq_s32` left (wrapping) then right (negative amount: arithmetic, truncating).
+static inline int32x4_t stage4(int32x4_t x, int32x4_t off, int32x4_t mul, int32x4_t pre_l, int32x4_t pre_r,
+                               int32x4_t post_l, int32x4_t post_r) {
+    int32x4_t v = vshlq_s32(vshlq_s32(vaddq_s32(x, off), pre_l), pre_r);
+    v = vqrdmulhq_s32(v, mul);
+    return vshlq_s32(vshlq_s32(v, post_l), post_r);
+}
+
+static inline int32x4_t first4(int32x4_t x, int formula, const consts4 *c) {
+    if (formula >= OMK_Q8_MUL_SATURATING) return vaddq_s32(x, c->off1);
+    return stage4(x, c->off1, c->mul1, c->pre1_l, c->pre1_r, c->post1_l, c->post1_r);
+}
+
+static inline int32x4_t lanes4(int32x4_t u, int32x4_t y, int formula, const consts4 *c) {
+    int32x4_t v;
+    if (formula >= OMK_Q8_MUL_SATURATING) {
+        v = vshlq_s32(vmulq_s32(u, vaddq_s32(y, c->off2)), c->product_left);
+    } else {
+        v = vaddq_s32(u, stage4(y, c->off2, c->mul2, c->pre2_l, c->pre2_r, c->post2_l, c->post2_r));
+    }
+    const int32x4_t high = vqrdmulhq_s32(v, c->out_mult);
+    // RoundingDivideByPOT: x >> e, plus one when the remainder exceeds half (ties away from zero).
+    const int32x4_t threshold = vsubq_s32(c->half, vreinterpretq_s32_u32(vcltzq_s32(high)));
+    const int32x4_t up = vreinterpretq_s32_u32(vcgtq_s32(vandq_s32(high, c->mask), threshold));
+    int32x4_t r = vsubq_s32(vshlq_s32(high, c->right), up);
+    if (formula == OMK_Q8_MUL_SATURATING) r = vminq_s32(vmaxq_s32(r, vdupq_n_s32(-32768)), vdupq_n_s32(32767));
+    // The zero point is added in int16 lanes (wrapping), then saturated to the element type.
+    r = vshrq_n_s32(vshlq_n_s32(vaddq_s32(r, c->zp), 16), 16);
+    r = vminq_s32(vmaxq_s32(r, c->lower), c->upper);
+    return vminq_s32(vmaxq_s32(r, c->act_min), c->act_max);
+}
+
+static inline void widen8x(uint8x8_t bytes, int is_signed, int32x4_t *lo, int32x4_t *hi) {
+    const int16x8_t h = is_signed ? vmovl_s8(vreinterpret_s8_u8(bytes)) : vreinterpretq_s16_u16(vmovl_u8(bytes));
+    *lo = vmovl_s16(vget_low_s16(h));
+    *hi = vmovl_high_s16(h);
+}
+
+static inline uint8x8_t narrow8x(int32x4_t lo, int32x4_t hi) {
+    return vreinterpret_u8_s8(vmovn_s16(vcombine_s16(vmovn_s32(lo), vmovn_s32(hi))));
+}
+
+static inline void binary_neon(const omk_q8_binary_params *p, int formula, int is_signed, const uint8_t *a,
+                               const uint8_t *b, uint8_t *out, size_t lanes, size_t runs, size_t stride,
+                               int a_scalar) {
+    const omk_q8_add_params *q = &p->q;
+    const int combined = formula == OMK_Q8_ADD_COMBINED;
+    const add_stage s1 = add_input(q->input1_offset, q->input1_multiplier, q->input1_shift, q->left_shift, combined);
+    const add_stage s2 = add_input(q->input2_offset, q->input2_multiplier, q->input2_shift, q->left_shift, combined);
+    const int32_t exponent = q->output_shift < 0 ? -q->output_shift : 0;
+    const int32_t pot_mask = (int32_t)(((int64_t)1 << exponent) - 1);
+    consts4 c;
+    c.off1 = vdupq_n_s32(s1.offset);
+    c.mul1 = vdupq_n_s32(s1.multiplier);
+    c.off2 = vdupq_n_s32(s2.offset);
+    c.mul2 = vdupq_n_s32(s2.multiplier);
+    c.pre1_l = vdupq_n_s32(s1.pre_left);
+    c.pre1_r = vdupq_n_s32(-s1.pre_right);
+    c.post1_l = vdupq_n_s32(s1.post_left);
+    c.post1_r = vdupq_n_s32(-s1.post_right);
+    c.pre2_l = vdupq_n_s32(s2.pre_left);
+    c.pre2_r = vdupq_n_s32(-s2.pre_right);
+    c.post2_l = vdupq_n_s32(s2.post_left);
+    c.post2_r = vdupq_n_s32(-s2.post_right);
+    c.product_left = vdupq_n_s32(q->output_shift > 0 ? q->output_shift & 31 : 0);
+    c.right = vdupq_n_s32(-exponent);
+    c.out_mult = vdupq_n_s32(q->output_multiplier);
+    c.mask = vdupq_n_s32(pot_mask);
+    c.half = vdupq_n_s32(pot_mask >> 1);
+    c.zp = vdupq_n_s32(q->output_offset);
+    c.lower = vdupq_n_s32(is_signed ? -128 : 0);
+    c.upper = vdupq_n_s32(is_signed ? 127 : 255);
+    c.act_min = vdupq_n_s32(q->activation_min);
+    c.act_max = vdupq_n_s32(q->activation_max);
+    for (size_t r = 0; r < runs; r++) {
+        const uint8_t *pb = b + r * stride;
+        uint8_t *po = out + r * stride;
+        int32x4_t u0 = vdupq_n_s32(0), u1 = u0, x0, x1, y0, y1;
+        if (a_scalar) {
+            widen8x(vdup_n_u8(a[r]), is_signed, &x0, &x1);
+            u0 = u1 = first4(x0, formula, &c);
+        }
+        for (size_t i = 0; i < lanes; i += 8) {
+            const size_t n = lanes - i < 8 ? lanes - i : 8;
+            uint8_t ta[8] = {0}, tb[8] = {0}, to[8];
+            if (!a_scalar) memcpy(ta, a + i, n);
+            memcpy(tb, pb + i, n);
+            if (!a_scalar) {
+                widen8x(vld1_u8(ta), is_signed, &x0, &x1);
+                u0 = first4(x0, formula, &c);
+                u1 = first4(x1, formula, &c);
+            }
+            widen8x(vld1_u8(tb), is_signed, &y0, &y1);
+            vst1_u8(to, narrow8x(lanes4(u0, y0, formula, &c), lanes4(u1, y1, formula, &c)));
+            memcpy(po + i, to, n);
+        }
+    }
+}
+
+void omk_q8_binary_neon(const omk_q8_binary_params *p, const void *a, const void *b, void *out, size_t lanes,
+                        size_t runs, size_t stride, int a_scalar) {
+    const uint8_t *pa = (const uint8_t *)a, *pb = (const uint8_t *)b;
+    uint8_t *po = (uint8_t *)out;
+#define OMK_CASE(F, S) binary_neon(p, F, S, pa, pb, po, lanes, runs, stride, a_scalar)
+    switch (p->formula * 2 + (p->is_signed != 0)) {
+    case OMK_Q8_ADD_COMBINED * 2: OMK_CASE(OMK_Q8_ADD_COMBINED, 0); break;
+    case OMK_Q8_ADD_COMBINED * 2 + 1: OMK_CASE(OMK_Q8_ADD_COMBINED, 1); break;
+    case OMK_Q8_ADD_SHIFT_AFTER * 2: OMK_CASE(OMK_Q8_ADD_SHIFT_AFTER, 0); break;
+    case OMK_Q8_ADD_SHIFT_AFTER * 2 + 1: OMK_CASE(OMK_Q8_ADD_SHIFT_AFTER, 1); break;
+    case OMK_Q8_MUL_SATURATING * 2: OMK_CASE(OMK_Q8_MUL_SATURATING, 0); break;
+    case OMK_Q8_MUL_SATURATING * 2 + 1: OMK_CASE(OMK_Q8_MUL_SATURATING, 1); break;
+    case OMK_Q8_MUL_TRUNCATING * 2: OMK_CASE(OMK_Q8_MUL_TRUNCATING, 0); break;
+    case OMK_Q8_MUL_TRUNCATING * 2 + 1: OMK_CASE(OMK_Q8_MUL_TRUNCATING, 1); break;
+    default: break;
+    }
+#undef OMK_CASE
+}
+
+#endif
+
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 

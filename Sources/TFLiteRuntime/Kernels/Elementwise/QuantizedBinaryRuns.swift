@@ -84,6 +84,8 @@ struct QuantizedBinaryRuns {
         if !portable, CPUFeatures.kernels.q8_binary != nil, let q = p.simdAddParameters {
             c = omk_q8_binary_params(q: q, formula: lanes.formula, is_signed: T.self == Int8.self ? 1 : 0)
         }
+        // Without it (aarch64 today), same-shape-formula ADD blocks still take `omk_q8_add`.
+        let addKernel = !portable && c == nil && !multiply && !scalarFirst && CPUFeatures.add8
         let runs = groups * runsPerGroup
         guard runs > 0, length > 0 else { return }
         let chunk = max(1, chunkElements / lanes.block) * lanes.block
@@ -97,13 +99,15 @@ struct QuantizedBinaryRuns {
                     // A batch: consecutive runs whose operands advance uniformly.
                     let boundary = scalarFirst ? (u / y2 + 1) * y2 : (u / runsPerGroup + 1) * runsPerGroup
                     let end = min(range.upperBound, boundary)
-                    segment(p, lanes, c, a, b, out, runs: u..<end, elements: 0..<length)
+                    segment(p, lanes, c, addKernel, a, b, out, runs: u..<end, elements: 0..<length)
                     u = end
                 }
             } else {
                 for u in range {
                     let q = u / pieces, k = u % pieces
-                    segment(p, lanes, c, a, b, out, runs: q..<(q + 1), elements: (k * chunk)..<min(length, (k + 1) * chunk))
+                    segment(
+                        p, lanes, c, addKernel, a, b, out, runs: q..<(q + 1),
+                        elements: (k * chunk)..<min(length, (k + 1) * chunk))
                 }
             }
         }
@@ -113,7 +117,7 @@ struct QuantizedBinaryRuns {
     /// their first operand by one each).
     @inline(__always)
     private func segment<T: QuantizedElement>(
-        _ p: QuantizedBinaryParams, _ lanes: Lanes, _ c: omk_q8_binary_params?, _ a: UnsafePointer<T>,
+        _ p: QuantizedBinaryParams, _ lanes: Lanes, _ c: omk_q8_binary_params?, _ addKernel: Bool, _ a: UnsafePointer<T>,
         _ b: UnsafePointer<T>, _ out: UnsafeMutablePointer<T>, runs: Range<Int>, elements: Range<Int>
     ) {
         let g = runs.lowerBound / runsPerGroup
@@ -127,6 +131,7 @@ struct QuantizedBinaryRuns {
                 omk_q8_binary(&c, first, second, target, vector, runs.count, length, scalarFirst ? 1 : 0)
             } else {
                 for r in 0..<runs.count {
+                    if addKernel && p.addBlocksSIMD(first, second + r * length, target + r * length, vector) { continue }
                     blockLanes(p, lanes, first + (scalarFirst ? r : 0), scalarFirst, second + r * length, target + r * length, vector)
                 }
             }
