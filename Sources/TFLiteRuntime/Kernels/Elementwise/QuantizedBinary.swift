@@ -162,7 +162,8 @@ extension QuantizedBinaryParams {
         return min(activationMax, max(activationMin, min(upper, max(lower, Int32(r)))))
     }
 
-    /// Elementwise (same-shape) 8-bit ADD or MUL with LiteRT's block/tail split.
+    /// Elementwise (same-shape) 8-bit ADD or MUL with LiteRT's block/tail split, on one thread: the
+    /// reference `QuantizedBinaryRuns` (what the kernel runs) is tested against.
     func applyElementwise8<T: QuantizedElement>(
         multiply: Bool, _ a: UnsafePointer<T>, _ b: UnsafePointer<T>, _ out: UnsafeMutablePointer<T>, _ count: Int
     ) {
@@ -265,7 +266,8 @@ extension QuantizedBinaryParams {
         }
     }
 
-    /// `BinaryBroadcastFiveFold` for 8-bit ADD or MUL. `a`, `b` are the kernel's inputs 0 and 1.
+    /// `BinaryBroadcastFiveFold` for 8-bit ADD or MUL, LiteRT's loops as written, on one thread (the
+    /// reference for `QuantizedBinaryRuns`). `a`, `b` are the kernel's inputs 0 and 1.
     func applyFiveFold<T: QuantizedElement>(
         multiply: Bool, _ f: FiveFoldBroadcast, _ a: UnsafePointer<T>, _ b: UnsafePointer<T>,
         _ out: UnsafeMutablePointer<T>
