@@ -89,7 +89,7 @@ static inline uint8x8_t narrow8x(int32x4_t lo, int32x4_t hi) {
     return vreinterpret_u8_s8(vmovn_s16(vcombine_s16(vmovn_s32(lo), vmovn_s32(hi))));
 }
 
-static inline void binary_neon(const omk_q8_binary_params *p, int formula, int is_signed, const uint8_t *a,
+static inline __attribute__((always_inline)) void binary_neon(const omk_q8_binary_params *p, int formula, int is_signed, const uint8_t *a,
                                const uint8_t *b, uint8_t *out, size_t lanes, size_t runs, size_t stride,
                                int a_scalar) {
     const omk_q8_add_params *q = &p->q;
@@ -183,18 +183,19 @@ typedef struct {
     __m128i pre1_l, pre1_r, post1_l, post1_r, pre2_l, pre2_r, post2_l, post2_r, product_left, exponent;
 } consts16;
 
-static OMK_TARGET_512 inline __m512i stage16(__m512i x, __m512i off, __m512i mul, __m128i pre_l, __m128i pre_r,
-                                             __m128i post_l, __m128i post_r) {
-    __m512i v = _mm512_add_epi32(x, off);
-    v = _mm512_sra_epi32(_mm512_sll_epi32(v, pre_l), pre_r);
-    v = omk_srdhm16(v, mul);
-    return _mm512_sra_epi32(_mm512_sll_epi32(v, post_l), post_r);
+/// `add_input` leaves the shifts after the multiply at 0 for the combined formula and the right
+/// shift before it at 0 for the other, so those are not applied.
+static OMK_TARGET_512 inline __m512i stage16(__m512i x, int formula, __m512i off, __m512i mul, __m128i pre_l,
+                                             __m128i pre_r, __m128i post_l, __m128i post_r) {
+    __m512i v = _mm512_sll_epi32(_mm512_add_epi32(x, off), pre_l);
+    if (formula == OMK_Q8_ADD_COMBINED) return omk_srdhm16(_mm512_sra_epi32(v, pre_r), mul);
+    return _mm512_sra_epi32(_mm512_sll_epi32(omk_srdhm16(v, mul), post_l), post_r);
 }
 
 /// The first input's contribution: the ADD stage of input 1, or MUL's offset input 1.
 static OMK_TARGET_512 inline __m512i first16(__m512i x, int formula, const consts16 *c) {
     if (formula >= OMK_Q8_MUL_SATURATING) return _mm512_add_epi32(x, c->off1);
-    return stage16(x, c->off1, c->mul1, c->pre1_l, c->pre1_r, c->post1_l, c->post1_r);
+    return stage16(x, formula, c->off1, c->mul1, c->pre1_l, c->pre1_r, c->post1_l, c->post1_r);
 }
 
 /// One vector of lanes from the first input's contribution `u` and the second input's values `y`.
@@ -203,7 +204,7 @@ static OMK_TARGET_512 inline __m512i lanes16(__m512i u, __m512i y, int formula, 
     if (formula >= OMK_Q8_MUL_SATURATING) {
         v = _mm512_sll_epi32(_mm512_mullo_epi32(u, _mm512_add_epi32(y, c->off2)), c->product_left);
     } else {
-        v = _mm512_add_epi32(u, stage16(y, c->off2, c->mul2, c->pre2_l, c->pre2_r, c->post2_l, c->post2_r));
+        v = _mm512_add_epi32(u, stage16(y, formula, c->off2, c->mul2, c->pre2_l, c->pre2_r, c->post2_l, c->post2_r));
     }
     const __m512i high = omk_srdhm16(v, c->out_mult);
     // RoundingDivideByPOT: x >> e, plus one when the remainder exceeds half (ties away from zero).
@@ -227,7 +228,7 @@ static OMK_TARGET_512 inline __m512i widen16(__m128i bytes, int is_signed) {
 }
 
 /// The loop for one formula and element type (constant-folded by the callers below).
-static OMK_TARGET_512 inline void binary16(const omk_q8_binary_params *p, int formula, int is_signed,
+static OMK_TARGET_512 inline __attribute__((always_inline)) void binary16(const omk_q8_binary_params *p, int formula, int is_signed,
                                            const uint8_t *a, const uint8_t *b, uint8_t *out, size_t lanes,
                                            size_t runs, size_t stride, int a_scalar) {
     const omk_q8_add_params *q = &p->q;
@@ -306,17 +307,16 @@ typedef struct {
     __m128i pre1_l, pre1_r, post1_l, post1_r, pre2_l, pre2_r, post2_l, post2_r, product_left, exponent;
 } consts8;
 
-static OMK_TARGET_256 inline __m256i stage8(__m256i x, __m256i off, __m256i mul, __m128i pre_l, __m128i pre_r,
-                                            __m128i post_l, __m128i post_r) {
-    __m256i v = _mm256_add_epi32(x, off);
-    v = _mm256_sra_epi32(_mm256_sll_epi32(v, pre_l), pre_r);
-    v = omk_srdhm8(v, mul);
-    return _mm256_sra_epi32(_mm256_sll_epi32(v, post_l), post_r);
+static OMK_TARGET_256 inline __m256i stage8(__m256i x, int formula, __m256i off, __m256i mul, __m128i pre_l,
+                                            __m128i pre_r, __m128i post_l, __m128i post_r) {
+    __m256i v = _mm256_sll_epi32(_mm256_add_epi32(x, off), pre_l);
+    if (formula == OMK_Q8_ADD_COMBINED) return omk_srdhm8(_mm256_sra_epi32(v, pre_r), mul);
+    return _mm256_sra_epi32(_mm256_sll_epi32(omk_srdhm8(v, mul), post_l), post_r);
 }
 
 static OMK_TARGET_256 inline __m256i first8(__m256i x, int formula, const consts8 *c) {
     if (formula >= OMK_Q8_MUL_SATURATING) return _mm256_add_epi32(x, c->off1);
-    return stage8(x, c->off1, c->mul1, c->pre1_l, c->pre1_r, c->post1_l, c->post1_r);
+    return stage8(x, formula, c->off1, c->mul1, c->pre1_l, c->pre1_r, c->post1_l, c->post1_r);
 }
 
 static OMK_TARGET_256 inline __m256i lanes8(__m256i u, __m256i y, int formula, const consts8 *c) {
@@ -324,7 +324,7 @@ static OMK_TARGET_256 inline __m256i lanes8(__m256i u, __m256i y, int formula, c
     if (formula >= OMK_Q8_MUL_SATURATING) {
         v = _mm256_sll_epi32(_mm256_mullo_epi32(u, _mm256_add_epi32(y, c->off2)), c->product_left);
     } else {
-        v = _mm256_add_epi32(u, stage8(y, c->off2, c->mul2, c->pre2_l, c->pre2_r, c->post2_l, c->post2_r));
+        v = _mm256_add_epi32(u, stage8(y, formula, c->off2, c->mul2, c->pre2_l, c->pre2_r, c->post2_l, c->post2_r));
     }
     const __m256i high = omk_srdhm8(v, c->out_mult);
     const __m256i threshold = _mm256_sub_epi32(c->half, _mm256_cmpgt_epi32(_mm256_setzero_si256(), high));
@@ -349,7 +349,7 @@ static OMK_TARGET_256 inline __m128i narrow8(__m256i r) {
     return _mm_shuffle_epi8(words, _mm_setr_epi8(0, 2, 4, 6, 8, 10, 12, 14, -1, -1, -1, -1, -1, -1, -1, -1));
 }
 
-static OMK_TARGET_256 inline void binary8(const omk_q8_binary_params *p, int formula, int is_signed,
+static OMK_TARGET_256 inline __attribute__((always_inline)) void binary8(const omk_q8_binary_params *p, int formula, int is_signed,
                                           const uint8_t *a, const uint8_t *b, uint8_t *out, size_t lanes,
                                           size_t runs, size_t stride, int a_scalar) {
     const omk_q8_add_params *q = &p->q;
