@@ -175,6 +175,19 @@ void omk_q8_binary_neon(const omk_q8_binary_params *p, const void *a, const void
 #define OMK_TARGET_512 __attribute__((target("avx512f,avx512bw,avx512vl")))
 #define OMK_TARGET_256 __attribute__((target("avx2")))
 
+/// SaturatingRoundingDoublingHighMul(a, m) for a multiplier `m` broadcast to every lane (never
+/// INT32_MIN): `omk_srdhm8`'s floor((a·m + 2^30) / 2^31), with the odd lanes' products brought down by
+/// a shuffle rather than a 64-bit shift (after which clang rewrote each signed multiply as three
+/// unsigned ones: AVX2 ADD 0.93 -> 0.66 ns per element here), and their quotient, bits 31..62 of the
+/// 64-bit sum, moved up by one left shift. (The AVX-512 loop compiles to signed multiplies as it is,
+/// and is no faster with the shuffle.)
+static OMK_TARGET_256 inline __m256i srdhm8(__m256i a, __m256i m) {
+    const __m256i nudge = _mm256_set1_epi64x((int64_t)1 << 30);
+    const __m256i even = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(a, m), nudge), 31);
+    const __m256i odd = _mm256_slli_epi64(_mm256_add_epi64(_mm256_mul_epi32(_mm256_shuffle_epi32(a, 0xF5), m), nudge), 1);
+    return _mm256_blend_epi32(even, odd, 0xAA);
+}
+
 // ---------------------------------------------------------------- AVX-512: 16 lanes
 
 /// Everything a lane needs, broadcast once per call.
@@ -310,8 +323,8 @@ typedef struct {
 static OMK_TARGET_256 inline __m256i stage8(__m256i x, int formula, __m256i off, __m256i mul, __m128i pre_l,
                                             __m128i pre_r, __m128i post_l, __m128i post_r) {
     __m256i v = _mm256_sll_epi32(_mm256_add_epi32(x, off), pre_l);
-    if (formula == OMK_Q8_ADD_COMBINED) return omk_srdhm8(_mm256_sra_epi32(v, pre_r), mul);
-    return _mm256_sra_epi32(_mm256_sll_epi32(omk_srdhm8(v, mul), post_l), post_r);
+    if (formula == OMK_Q8_ADD_COMBINED) return srdhm8(_mm256_sra_epi32(v, pre_r), mul);
+    return _mm256_sra_epi32(_mm256_sll_epi32(srdhm8(v, mul), post_l), post_r);
 }
 
 static OMK_TARGET_256 inline __m256i first8(__m256i x, int formula, const consts8 *c) {
@@ -326,7 +339,7 @@ static OMK_TARGET_256 inline __m256i lanes8(__m256i u, __m256i y, int formula, c
     } else {
         v = _mm256_add_epi32(u, stage8(y, formula, c->off2, c->mul2, c->pre2_l, c->pre2_r, c->post2_l, c->post2_r));
     }
-    const __m256i high = omk_srdhm8(v, c->out_mult);
+    const __m256i high = srdhm8(v, c->out_mult);
     const __m256i threshold = _mm256_sub_epi32(c->half, _mm256_cmpgt_epi32(_mm256_setzero_si256(), high));
     const __m256i up = _mm256_cmpgt_epi32(_mm256_and_si256(high, c->mask), threshold);
     __m256i r = _mm256_sub_epi32(_mm256_sra_epi32(high, c->exponent), up);
