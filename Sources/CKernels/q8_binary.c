@@ -194,6 +194,9 @@ static OMK_TARGET_256 inline __m256i srdhm8(__m256i a, __m256i m) {
 typedef struct {
     __m512i off1, mul1, off2, mul2, out_mult, mask, half, zp, lower, upper, act_min, act_max;
     __m128i pre1_l, pre1_r, post1_l, post1_r, pre2_l, pre2_r, post2_l, post2_r, product_left, exponent;
+    /// The end in int16 lanes (when the activation bounds fit in int16): zero point, type and activation bounds.
+    __m256i zp16, lower16, upper16, act_min16, act_max16;
+    int narrow16;
 } consts16;
 
 /// `add_input` leaves the shifts after the multiply at 0 for the combined formula and the right
@@ -211,8 +214,8 @@ static OMK_TARGET_512 inline __m512i first16(__m512i x, int formula, const const
     return stage16(x, formula, c->off1, c->mul1, c->pre1_l, c->pre1_r, c->post1_l, c->post1_r);
 }
 
-/// One vector of lanes from the first input's contribution `u` and the second input's values `y`.
-static OMK_TARGET_512 inline __m512i lanes16(__m512i u, __m512i y, int formula, const consts16 *c) {
+/// Sixteen output bytes from the first input's contribution `u` and the second input's values `y`.
+static OMK_TARGET_512 inline __m128i lanes16(__m512i u, __m512i y, int formula, const consts16 *c) {
     __m512i v;
     if (formula >= OMK_Q8_MUL_SATURATING) {
         v = _mm512_sll_epi32(_mm512_mullo_epi32(u, _mm512_add_epi32(y, c->off2)), c->product_left);
@@ -227,13 +230,22 @@ static OMK_TARGET_512 inline __m512i lanes16(__m512i u, __m512i y, int formula, 
     const __mmask16 up = _mm512_cmpgt_epi32_mask(_mm512_and_si512(high, c->mask), threshold);
     const __m512i shifted = _mm512_sra_epi32(high, c->exponent);
     __m512i r = _mm512_mask_add_epi32(shifted, up, shifted, one);
+    if (c->narrow16) {
+        // To int16 (saturating, or keeping the low half), the zero point added in int16 lanes
+        // (wrapping), then the clamps on 16-bit lanes: the same values, half as many vector bytes.
+        __m256i h = formula == OMK_Q8_MUL_SATURATING ? _mm512_cvtsepi32_epi16(r) : _mm512_cvtepi32_epi16(r);
+        h = _mm256_add_epi16(h, c->zp16);
+        h = _mm256_min_epi16(_mm256_max_epi16(h, c->lower16), c->upper16);
+        h = _mm256_min_epi16(_mm256_max_epi16(h, c->act_min16), c->act_max16);
+        return _mm256_cvtepi16_epi8(h);
+    }
     if (formula == OMK_Q8_MUL_SATURATING) {
         r = _mm512_min_epi32(_mm512_max_epi32(r, _mm512_set1_epi32(-32768)), _mm512_set1_epi32(32767));
     }
     // The zero point is added in int16 lanes (wrapping), then saturated to the element type.
     r = _mm512_srai_epi32(_mm512_slli_epi32(_mm512_add_epi32(r, c->zp), 16), 16);
     r = _mm512_min_epi32(_mm512_max_epi32(r, c->lower), c->upper);
-    return _mm512_min_epi32(_mm512_max_epi32(r, c->act_min), c->act_max);
+    return _mm512_cvtepi32_epi8(_mm512_min_epi32(_mm512_max_epi32(r, c->act_min), c->act_max));
 }
 
 static OMK_TARGET_512 inline __m512i widen16(__m128i bytes, int is_signed) {
@@ -273,6 +285,13 @@ static OMK_TARGET_512 inline __attribute__((always_inline)) void binary16(const 
     c.upper = _mm512_set1_epi32(is_signed ? 127 : 255);
     c.act_min = _mm512_set1_epi32(q->activation_min);
     c.act_max = _mm512_set1_epi32(q->activation_max);
+    c.narrow16 = q->activation_min >= -32768 && q->activation_min <= 32767 && q->activation_max >= -32768 &&
+                 q->activation_max <= 32767;
+    c.zp16 = _mm256_set1_epi16((short)q->output_offset);
+    c.lower16 = _mm256_set1_epi16(is_signed ? -128 : 0);
+    c.upper16 = _mm256_set1_epi16(is_signed ? 127 : 255);
+    c.act_min16 = _mm256_set1_epi16((short)q->activation_min);
+    c.act_max16 = _mm256_set1_epi16((short)q->activation_max);
     for (size_t r = 0; r < runs; r++) {
         const uint8_t *pb = b + r * stride;
         uint8_t *po = out + r * stride;
@@ -282,13 +301,13 @@ static OMK_TARGET_512 inline __attribute__((always_inline)) void binary16(const 
         for (; i + 16 <= lanes; i += 16) {
             if (!a_scalar) u = first16(widen16(_mm_loadu_si128((const __m128i *)(a + i)), is_signed), formula, &c);
             const __m512i y = widen16(_mm_loadu_si128((const __m128i *)(pb + i)), is_signed);
-            _mm_storeu_si128((__m128i *)(po + i), _mm512_cvtepi32_epi8(lanes16(u, y, formula, &c)));
+            _mm_storeu_si128((__m128i *)(po + i), lanes16(u, y, formula, &c));
         }
         if (i < lanes) {
             const __mmask16 m = (__mmask16)((1u << (lanes - i)) - 1);
             if (!a_scalar) u = first16(widen16(_mm_maskz_loadu_epi8(m, a + i), is_signed), formula, &c);
             const __m512i y = widen16(_mm_maskz_loadu_epi8(m, pb + i), is_signed);
-            _mm_mask_storeu_epi8(po + i, m, _mm512_cvtepi32_epi8(lanes16(u, y, formula, &c)));
+            _mm_mask_storeu_epi8(po + i, m, lanes16(u, y, formula, &c));
         }
     }
 }
@@ -355,11 +374,11 @@ static OMK_TARGET_256 inline __m256i widen8(__m128i bytes, int is_signed) {
     return is_signed ? _mm256_cvtepi8_epi32(bytes) : _mm256_cvtepu8_epi32(bytes);
 }
 
-/// Eight int32 lanes holding byte values, as 8 bytes in the low half.
+/// The low byte of each of eight int32 lanes (as Swift's `truncatingIfNeeded`), in the low 8 bytes.
 static OMK_TARGET_256 inline __m128i narrow8(__m256i r) {
-    const __m128i words = _mm_packs_epi32(_mm256_castsi256_si128(r), _mm256_extracti128_si256(r, 1));
-    // Every lane is already within [-128, 255]; keep its low byte.
-    return _mm_shuffle_epi8(words, _mm_setr_epi8(0, 2, 4, 6, 8, 10, 12, 14, -1, -1, -1, -1, -1, -1, -1, -1));
+    r = _mm256_and_si256(r, _mm256_set1_epi32(0xFF));
+    const __m128i words = _mm_packus_epi32(_mm256_castsi256_si128(r), _mm256_extracti128_si256(r, 1));
+    return _mm_packus_epi16(words, words);
 }
 
 static OMK_TARGET_256 inline __attribute__((always_inline)) void binary8(const omk_q8_binary_params *p, int formula, int is_signed,
