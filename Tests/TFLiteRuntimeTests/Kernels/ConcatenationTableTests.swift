@@ -36,7 +36,8 @@ import Testing
                 storage.withUnsafeBytes { source in
                     let sources = offsets.map { source.baseAddress! + $0 }
                     got.withUnsafeMutableBytes { out in
-                        partition.join(sources, into: out.baseAddress!, tables: pointers, threads: threads, chunkBytes: chunk)
+                        partition.join(
+                            sources, into: out.baseAddress!, tables: pointers, threads: threads, chunkBytes: chunk)
                     }
                 }
             }

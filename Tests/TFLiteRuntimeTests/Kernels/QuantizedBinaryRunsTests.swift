@@ -31,7 +31,8 @@ import Testing
         let type: TensorType = T.self == Int8.self ? .int8 : .uint8
         func zeroPoint() -> Int { Int(T(truncatingIfNeeded: rng.next())) }
         func scale() -> Float { Float.random(in: 0.002...0.6, using: &rng) }
-        let a = tensor(type, scale(), zeroPoint()), b = tensor(type, multiply ? 1 / 256 : scale(), zeroPoint())
+        let a = tensor(type, scale(), zeroPoint())
+        let b = tensor(type, multiply ? 1 / 256 : scale(), zeroPoint())
         let out = tensor(type, scale() * (multiply ? 0.3 : 1), zeroPoint())
         return multiply
             ? .multiply(a: a, b: b, out: out, activation: activation)
@@ -42,7 +43,8 @@ import Testing
         var rng = SplitMix64(seed: seed)
         var compared = 0
         for (index, (s0, s1)) in Self.shapes.enumerated() {
-            let count0 = s0.reduce(1, *), count1 = s1.reduce(1, *)
+            let count0 = s0.reduce(1, *)
+            let count1 = s1.reduce(1, *)
             let a = (0..<count0).map { _ in T(truncatingIfNeeded: rng.next()) }
             let b = (0..<count1).map { _ in T(truncatingIfNeeded: rng.next()) }
             let fiveFold = FiveFoldBroadcast(s0, s1)
@@ -57,22 +59,28 @@ import Testing
                     b.withUnsafeBufferPointer { pb in
                         want.withUnsafeMutableBufferPointer { po in
                             if let fiveFold {
-                                p.applyFiveFold(multiply: multiply, fiveFold, pa.baseAddress!, pb.baseAddress!, po.baseAddress!)
+                                p.applyFiveFold(
+                                    multiply: multiply, fiveFold, pa.baseAddress!, pb.baseAddress!, po.baseAddress!)
                             } else {
-                                p.applyElementwise8(multiply: multiply, pa.baseAddress!, pb.baseAddress!, po.baseAddress!, count0)
+                                p.applyElementwise8(
+                                    multiply: multiply, pa.baseAddress!, pb.baseAddress!, po.baseAddress!, count0)
                             }
                         }
                     }
                 }
                 let q = swap ? p.swapped() : p
                 // (threads, portable, chunk, minimum per thread): inline, forced Swift, chunked and split.
-                let ways = [(1, false, 4096, 16384), (1, true, 4096, 16384), (2, false, 48, 1), (3, true, 32, 1), (3, false, 16, 1)]
+                let ways = [
+                    (1, false, 4096, 16384), (1, true, 4096, 16384), (2, false, 48, 1), (3, true, 32, 1),
+                    (3, false, 16, 1),
+                ]
                 for (threads, portable, chunk, minimum) in ways {
                     var got = [T](repeating: 0, count: walk.outputCount)
                     a.withUnsafeBufferPointer { pa in
                         b.withUnsafeBufferPointer { pb in
                             got.withUnsafeMutableBufferPointer { po in
-                                let (first, second) = swap ? (pb.baseAddress!, pa.baseAddress!) : (pa.baseAddress!, pb.baseAddress!)
+                                let (first, second) =
+                                    swap ? (pb.baseAddress!, pa.baseAddress!) : (pa.baseAddress!, pb.baseAddress!)
                                 walk.apply(
                                     q, multiply: multiply, first, second, po.baseAddress!, threads: threads,
                                     portable: portable, chunkElements: chunk, minimumElements: minimum)
@@ -101,8 +109,10 @@ import Testing
         var p = Self.params(UInt8.self, multiply: true, &rng, .none)
         p.output.multiplier = .min
         #expect(p.simdAddParameters == nil)
-        let a = (0..<40).map { UInt8(truncatingIfNeeded: $0 &* 37) }, b = (0..<40).map { UInt8(truncatingIfNeeded: $0 &* 11) }
-        var want = [UInt8](repeating: 0, count: 40), got = want
+        let a = (0..<40).map { UInt8(truncatingIfNeeded: $0 &* 37) }
+        let b = (0..<40).map { UInt8(truncatingIfNeeded: $0 &* 11) }
+        var want = [UInt8](repeating: 0, count: 40)
+        var got = want
         p.applyElementwise8(multiply: true, a, b, &want, 40)
         QuantizedBinaryRuns(count: 40).apply(p, multiply: true, a, b, &got, threads: 1)
         #expect(got == want)

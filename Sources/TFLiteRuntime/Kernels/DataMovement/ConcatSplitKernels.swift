@@ -52,7 +52,8 @@ struct AxisPartition {
         let runs = extents.map { $0 * inner }
         let pieces = runs.map { max(1, ($0 + chunkBytes - 1) / chunkBytes) }
         let perBlock = pieces.reduce(0, +)
-        var starts = [Int](), at = 0
+        var starts = [Int]()
+        var at = 0
         for run in runs {
             starts.append(at)
             at += run
@@ -61,13 +62,15 @@ struct AxisPartition {
             range in
             for u in range {
                 let o = u / perBlock
-                var k = u % perBlock, part = 0
+                var k = u % perBlock
+                var part = 0
                 while k >= pieces[part] {
                     k -= pieces[part]
                     part += 1
                 }
                 let run = runs[part]
-                let lo = run * k / pieces[part], hi = run * (k + 1) / pieces[part]
+                let lo = run * k / pieces[part]
+                let hi = run * (k + 1) / pieces[part]
                 guard lo < hi else { continue }
                 let source = (parts[part] + o * run + lo).assumingMemoryBound(to: UInt8.self)
                 let target = (whole + o * block + starts[part] + lo).assumingMemoryBound(to: UInt8.self)

@@ -104,7 +104,8 @@ struct QuantizedBinaryRuns {
                 }
             } else {
                 for u in range {
-                    let q = u / pieces, k = u % pieces
+                    let q = u / pieces
+                    let k = u % pieces
                     segment(
                         p, lanes, c, addKernel, a, b, out, runs: q..<(q + 1),
                         elements: (k * chunk)..<min(length, (k + 1) * chunk))
@@ -117,7 +118,8 @@ struct QuantizedBinaryRuns {
     /// their first operand by one each).
     @inline(__always)
     private func segment<T: QuantizedElement>(
-        _ p: QuantizedBinaryParams, _ lanes: Lanes, _ c: omk_q8_binary_params?, _ addKernel: Bool, _ a: UnsafePointer<T>,
+        _ p: QuantizedBinaryParams, _ lanes: Lanes, _ c: omk_q8_binary_params?, _ addKernel: Bool,
+        _ a: UnsafePointer<T>,
         _ b: UnsafePointer<T>, _ out: UnsafeMutablePointer<T>, runs: Range<Int>, elements: Range<Int>
     ) {
         let g = runs.lowerBound / runsPerGroup
@@ -131,8 +133,12 @@ struct QuantizedBinaryRuns {
                 omk_q8_binary(&c, first, second, target, vector, runs.count, length, scalarFirst ? 1 : 0)
             } else {
                 for r in 0..<runs.count {
-                    if addKernel && p.addBlocksSIMD(first, second + r * length, target + r * length, vector) { continue }
-                    blockLanes(p, lanes, first + (scalarFirst ? r : 0), scalarFirst, second + r * length, target + r * length, vector)
+                    if addKernel && p.addBlocksSIMD(first, second + r * length, target + r * length, vector) {
+                        continue
+                    }
+                    blockLanes(
+                        p, lanes, first + (scalarFirst ? r : 0), scalarFirst, second + r * length, target + r * length,
+                        vector)
                 }
             }
         }
@@ -140,9 +146,11 @@ struct QuantizedBinaryRuns {
         guard tailStart < elements.upperBound else { return }
         let skip = tailStart - elements.lowerBound
         for r in 0..<runs.count {
-            let s = second + r * length + skip, o = target + r * length + skip
+            let s = second + r * length + skip
+            let o = target + r * length + skip
             for i in 0..<(elements.upperBound - tailStart) {
-                let x = Int32(scalarFirst ? first[r] : first[skip + i]), y = Int32(s[i])
+                let x = Int32(scalarFirst ? first[r] : first[skip + i])
+                let y = Int32(s[i])
                 o[i] = T(truncatingIfNeeded: lanes.multiply ? p.multiply(x, y) : p.add(x, y, subtract: false))
             }
         }
@@ -154,9 +162,11 @@ struct QuantizedBinaryRuns {
         _ p: QuantizedBinaryParams, _ lanes: Lanes, _ a: UnsafePointer<T>, _ scalar: Bool, _ b: UnsafePointer<T>,
         _ out: UnsafeMutablePointer<T>, _ n: Int
     ) {
-        let lower = Int32(T.min), upper = Int32(T.max)
+        let lower = Int32(T.min)
+        let upper = Int32(T.max)
         for i in 0..<n {
-            let x = Int32(scalar ? a[0] : a[i]), y = Int32(b[i])
+            let x = Int32(scalar ? a[0] : a[i])
+            let y = Int32(b[i])
             let r: Int32
             switch lanes.formula {
             case Int32(OMK_Q8_ADD_COMBINED): r = p.addBlockInt8(x, y)
