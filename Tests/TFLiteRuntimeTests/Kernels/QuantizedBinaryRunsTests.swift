@@ -103,6 +103,22 @@ import Testing
 
     @Test func uint8MatchesLiteRTLoops() { check(UInt8.self, seed: 22) }
 
+    /// A MUL into an output scale near 1e-35 (traffic_model's conv-LSTM cell): LiteRT's double-rounding
+    /// build keeps the shift near 90, its vector blocks shift every product out, and each block lane
+    /// is the zero point (LiteRT's intermediate tensors show it; the C kernel declines the shift).
+    @Test func multiplierBeyondTwoToThe30KeepsItsShift() {
+        let p = QuantizedBinaryParams.multiply(
+            a: Self.tensor(.uint8, 0.0235294122, 0), b: Self.tensor(.uint8, 0.00390625, 0),
+            out: Self.tensor(.uint8, 2.795155383601582e-35, 3), activation: .none)
+        #expect(p.output.shift > 60)
+        #expect(p.simdAddParameters == nil)
+        let a = (0..<64).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 1) }
+        let b = (0..<64).map { UInt8(truncatingIfNeeded: $0 &* 11 &+ 5) }
+        var got = [UInt8](repeating: 0, count: 64)
+        QuantizedBinaryRuns(count: 64).apply(p, multiply: true, a, b, &got, threads: 1)
+        #expect(got == [UInt8](repeating: 3, count: 64))
+    }
+
     /// Parameters the C kernel cannot reproduce (a multiplier of INT32_MIN) take the Swift lanes.
     @Test func saturatingMultiplierStaysInSwift() {
         var rng = SplitMix64(seed: 5)
