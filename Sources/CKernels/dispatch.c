@@ -86,6 +86,7 @@ static void fill(omk_kernel_table *t, int x86, int arm) {
         t->q16_dwconv_pixel = omk_q16_dwconv_pixel_avx2;
         t->requantize_i32 = omk_requantize_i32_avx2;
         t->q8_add = x86 >= 2 ? omk_q8_add_avx512 : omk_q8_add_avx2;
+        t->q8_binary = x86 >= 2 ? omk_q8_binary_avx512 : omk_q8_binary_avx2;
         t->q8_dwconv_kernel = x86 >= 3 ? 3 : 1;
         t->q8_dwconv_fallback = x86 >= 3 ? 1 : 0;
     }
@@ -111,6 +112,7 @@ static void fill(omk_kernel_table *t, int x86, int arm) {
         t->requantize_i32_to_8 = omk_requantize_i32_to_8_neon;
         t->requantize_gemm_to_8 = omk_requantize_gemm_to_8_neon;
         t->q8_add = omk_q8_add_neon;
+        t->q8_binary = omk_q8_binary_neon;
         t->q8_dwconv_kernel = 2;
         t->q8_gemm = arm >= 3 ? omk_q8_gemm_i8mm : (arm >= 2 ? omk_q8_gemm_dotprod : omk_q8_gemm_neon);
         t->q8_conv = arm >= 3 ? omk_q8_conv_i8mm : (arm >= 2 ? omk_q8_conv_dotprod : omk_q8_conv_neon);
@@ -212,4 +214,9 @@ void omk_requantize_gemm_to_8(const int32_t *acc, size_t count, const int32_t *b
 
 void omk_q8_add(const void *a, const void *b, void *out, size_t count, int is_signed, const omk_q8_add_params *p) {
     omk_kernels()->q8_add(a, b, out, count, is_signed, p);
+}
+
+void omk_q8_binary(const omk_q8_binary_params *p, const void *a, const void *b, void *out, size_t lanes, size_t runs,
+                   size_t stride, int a_scalar) {
+    omk_kernels()->q8_binary(p, a, b, out, lanes, runs, stride, a_scalar);
 }

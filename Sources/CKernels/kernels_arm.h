@@ -34,6 +34,8 @@ void omk_requantize_gemm_to_8_neon(const int32_t *acc, size_t count, const int32
                                    int32_t zero_point, int32_t lo, int32_t hi, uint8_t *out);
 void omk_q8_add_neon(const void *a, const void *b, void *out, size_t count, int is_signed,
                      const omk_q8_add_params *p);
+void omk_q8_binary_neon(const omk_q8_binary_params *p, const void *a, const void *b, void *out, size_t lanes,
+                        size_t runs, size_t stride, int a_scalar);
 
 /// The 8-bit GEMM and CONV_2D of omk_q8_gemm_vnni / omk_q8_conv_vnni (same packed weights and
 /// parameters, same results): widening multiply-adds (`_neon`), SDOT on activations offset by −128

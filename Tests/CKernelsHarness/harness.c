@@ -72,6 +72,7 @@ static void run_table(const char *name, const omk_kernel_table *t) {
     test_requantize(name, t);
     test_requantize_to_8(name, t);
     test_add(name, t);
+    test_binary(name, t);
     test_q8_gemm(name, t);
     test_q8_conv(name, t);
     test_q8_dwconv(name, t);
@@ -90,6 +91,7 @@ static omk_kernel_table neutral(void) {
     if (t.q8_conv) t.q8_conv = omk_q8_conv;
     if (t.requantize_i32 != omk_requantize_i32) t.requantize_i32 = omk_requantize;
     if (t.q8_add) t.q8_add = omk_q8_add;
+    if (t.q8_binary) t.q8_binary = omk_q8_binary;
     if (t.requantize_i32_to_8) t.requantize_i32_to_8 = omk_requantize_to_8;
     if (t.requantize_gemm_to_8) t.requantize_gemm_to_8 = omk_requantize_gemm_to_8;
     return t;

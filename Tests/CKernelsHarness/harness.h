@@ -31,6 +31,7 @@ void test_q16(const char *name, const omk_kernel_table *t);
 void test_requantize(const char *name, const omk_kernel_table *t);
 void test_requantize_to_8(const char *name, const omk_kernel_table *t);
 void test_add(const char *name, const omk_kernel_table *t);
+void test_binary(const char *name, const omk_kernel_table *t);
 void test_q8_gemm(const char *name, const omk_kernel_table *t);
 void test_q8_conv(const char *name, const omk_kernel_table *t);
 void test_q8_dwconv(const char *name, const omk_kernel_table *t);

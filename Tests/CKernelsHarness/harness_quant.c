@@ -191,6 +191,117 @@ void test_add(const char *name, const omk_kernel_table *t) {
     result(name, "q8_add", cases, failed);
 }
 
+/// LiteRT's 8-bit MUL block lane (`multiplyBlock`): product, left shift, doubling high multiply,
+/// RoundingDivideByPOT, int16 saturation (or truncation, uint8 `MulSimpleBroadcast`), zero point.
+static uint8_t ref_mul(int32_t x, int32_t y, int is_signed, int saturating, const omk_q8_add_params *p) {
+    const int32_t product = (x + p->input1_offset) * (y + p->input2_offset);
+    const int32_t shifted = shift_signed(product, p->output_shift > 0 ? p->output_shift : 0);
+    int32_t r = rdbpot(srdhm(shifted, p->output_multiplier), p->output_shift < 0 ? -p->output_shift : 0);
+    if (saturating) r = r < -32768 ? -32768 : (r > 32767 ? 32767 : r);
+    r = (int16_t)(uint16_t)((uint32_t)r + (uint32_t)p->output_offset);
+    const int32_t lo = is_signed ? -128 : 0, hi = is_signed ? 127 : 255;
+    r = r < lo ? lo : (r > hi ? hi : r);
+    r = r < p->activation_min ? p->activation_min : (r > p->activation_max ? p->activation_max : r);
+    return (uint8_t)r;
+}
+
+/// One lane of `formula` (see omk_q8_binary_params).
+static uint8_t ref_binary(int32_t x, int32_t y, const omk_q8_binary_params *b) {
+    switch (b->formula) {
+    case OMK_Q8_ADD_COMBINED: return ref_add(x, y, 1, &b->q) & 0xFF;
+    case OMK_Q8_ADD_SHIFT_AFTER: {
+        // ref_add's uint8 formula with the element type's clamp.
+        omk_q8_add_params q = b->q;
+        const int32_t lo = b->is_signed ? -128 : 0, hi = b->is_signed ? 127 : 255;
+        int32_t v[2];
+        const int32_t in[2] = {x, y}, off[2] = {q.input1_offset, q.input2_offset};
+        const int32_t mul[2] = {q.input1_multiplier, q.input2_multiplier}, sh[2] = {q.input1_shift, q.input2_shift};
+        for (int i = 0; i < 2; i++)
+            v[i] = shift_signed(srdhm((int32_t)((uint32_t)(in[i] + off[i]) << (q.left_shift & 31)), mul[i]), sh[i]);
+        const int32_t sum = (int32_t)((uint32_t)v[0] + (uint32_t)v[1]);
+        int32_t r = rdbpot(srdhm(sum, q.output_multiplier), q.output_shift < 0 ? -q.output_shift : 0);
+        r = (int16_t)(uint16_t)((uint32_t)r + (uint32_t)q.output_offset);
+        r = r < lo ? lo : (r > hi ? hi : r);
+        r = r < q.activation_min ? q.activation_min : (r > q.activation_max ? q.activation_max : r);
+        return (uint8_t)r;
+    }
+    case OMK_Q8_MUL_SATURATING: return ref_mul(x, y, b->is_signed, 1, &b->q);
+    default: return ref_mul(x, y, b->is_signed, 0, &b->q);
+    }
+}
+
+/// test_binary's own random source, so that adding it left the other tests' inputs unchanged.
+static uint64_t binary_state = 0x2545F4914F6CDD1DULL;
+
+static int32_t brnd(int32_t lo, int32_t hi) {
+    binary_state ^= binary_state << 13;
+    binary_state ^= binary_state >> 7;
+    binary_state ^= binary_state << 17;
+    return (int32_t)(lo + (int64_t)(binary_state % (uint64_t)((int64_t)hi - lo + 1)));
+}
+
+static int32_t brnd_multiplier(int edge) {
+    const int32_t e[] = {0, 1, INT32_MAX, 1 << 30, (1 << 30) + 1};
+    return edge ? e[brnd(0, 4)] : brnd(1 << 30, INT32_MAX);
+}
+
+void test_binary(const char *name, const omk_kernel_table *t) {
+    if (!t->q8_binary) return;
+    int cases = 0, failed = 0;
+    for (int it = 0; it < 800; it++) {
+        omk_q8_binary_params b;
+        b.formula = it % 4;
+        b.is_signed = (it / 4) % 2;
+        // ADD_COMBINED is int8's formula only.
+        if (b.formula == OMK_Q8_ADD_COMBINED) b.is_signed = 1;
+        const int a_scalar = (it / 8) % 2;
+        const size_t lanes = (size_t)(it < 64 ? it / 2 + 1 : brnd(1, 120));
+        const size_t runs = (size_t)(it % 5 == 0 ? 1 : brnd(1, 6));
+        const size_t stride = lanes + (size_t)(it % 3 == 0 ? 0 : brnd(0, 9));
+        omk_q8_add_params *p = &b.q;
+        const int32_t zlo = b.is_signed ? -128 : 0, zhi = b.is_signed ? 127 : 255;
+        p->input1_offset = -brnd(zlo, zhi);
+        p->input2_offset = -brnd(zlo, zhi);
+        p->output_offset = brnd(zlo, zhi);
+        p->left_shift = it % 11 == 0 ? brnd(0, 31) : 20;
+        p->input1_multiplier = brnd_multiplier(it % 9 == 0);
+        p->input2_multiplier = brnd_multiplier(it % 13 == 0);
+        p->output_multiplier = brnd_multiplier(it % 17 == 0);
+        p->input1_shift = brnd(-31, 0);
+        p->input2_shift = brnd(-31, 0);
+        // MUL: small products need large right shifts or a left shift to reach the byte range.
+        p->output_shift = b.formula >= OMK_Q8_MUL_SATURATING ? brnd(-31, 30) : brnd(-31, 0);
+        if (b.formula >= OMK_Q8_MUL_SATURATING && it % 4 != 3) p->output_shift = brnd(-16, 2);
+        p->activation_min = it % 3 ? zlo : brnd(zlo, 0);
+        p->activation_max = it % 3 ? zhi : brnd(0, zhi);
+        // Bounds outside int16 (the kernels' 32-bit end), wide or empty.
+        if (it % 10 == 9) {
+            p->activation_min = it % 20 == 19 ? 40000 : -100000;
+            p->activation_max = 100000;
+        }
+        const size_t total = (runs - 1) * stride + lanes;
+        const size_t a_count = a_scalar ? runs : lanes;
+        uint8_t *a = malloc(a_count), *in = malloc(total), *got = malloc(total), *want = malloc(total);
+        for (size_t i = 0; i < a_count; i++) a[i] = (uint8_t)(it % 5 == 0 ? (brnd(0, 1) ? 0x80 : 0x7F) : brnd(0, 255));
+        for (size_t i = 0; i < total; i++) {
+            in[i] = (uint8_t)(it % 7 == 0 ? (brnd(0, 1) ? 0xFF : 0x00) : brnd(0, 255));
+            got[i] = want[i] = (uint8_t)i;  // bytes between runs must stay as they are
+        }
+        t->q8_binary(&b, a, in, got, lanes, runs, stride, a_scalar);
+        for (size_t r = 0; r < runs; r++) {
+            for (size_t i = 0; i < lanes; i++) {
+                const uint8_t xa = a_scalar ? a[r] : a[i], yb = in[r * stride + i];
+                const int32_t x = b.is_signed ? (int8_t)xa : xa, y = b.is_signed ? (int8_t)yb : yb;
+                want[r * stride + i] = ref_binary(x, y, &b);
+            }
+        }
+        cases++;
+        failed += memcmp(got, want, total) != 0;
+        free(a); free(in); free(got); free(want);
+    }
+    result(name, "q8_binary", cases, failed);
+}
+
 // ---------------------------------------------------------------- 8-bit GEMM / CONV_2D, fused
 
 /// The parameters Swift prepares from per-column multipliers and shifts (GEMM rounding), and the

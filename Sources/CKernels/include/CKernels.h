@@ -279,6 +279,33 @@ void omk_q8_add_avx512(const void *a, const void *b, void *out, size_t count, in
 void omk_q8_add_avx2(const void *a, const void *b, void *out, size_t count, int is_signed,
                      const omk_q8_add_params *p);
 
+/// The lane formulas of LiteRT's 8-bit vector blocks (`omk_q8_binary_params.formula`):
+/// ADD with one shift `left_shift + input_shift` before the doubling high multiply (int8
+/// `AddElementwiseInt8`); ADD with `<< left_shift` before it and the input shift after (uint8
+/// `AddElementwise`, and every `AddScalarBroadcast`); MUL with the 32-bit result saturated to int16
+/// (`MulElementwise`, int8 `MulSimpleBroadcast`) or truncated to it (uint8 `MulSimpleBroadcast`'s
+/// `vmovn`). In Swift: `addBlockInt8`, `addBlockShiftAfter`, `multiplyBlock(saturating:)`.
+enum { OMK_Q8_ADD_COMBINED = 0, OMK_Q8_ADD_SHIFT_AFTER = 1, OMK_Q8_MUL_SATURATING = 2, OMK_Q8_MUL_TRUNCATING = 3 };
+
+/// An 8-bit ADD or MUL: the ADD parameters (MUL uses the offsets, the output multiplier and shift,
+/// and the activation range), the lane formula and the element type (`is_signed`: int8, else uint8).
+typedef struct {
+    omk_q8_add_params q;
+    int32_t formula;
+    int32_t is_signed;
+} omk_q8_binary_params;
+
+/// `runs` runs of `lanes` vector-block lanes: run `r` reads `b + r·stride` and writes
+/// `out + r·stride`; its first operand is `a[0..<lanes]` (the same for every run) or, when
+/// `a_scalar`, the one element `a[r]`. Each lane as `formula` says, byte-identical to the Swift lane
+/// functions. Requires no multiplier equal to INT32_MIN and shifts in [-31, 30]. AVX-512: call only
+/// when omk_cpu_level() >= 2; AVX2: when >= 1. `out` may alias `b` exactly (or `a` when not scalar
+/// and `runs` is 1).
+void omk_q8_binary_avx512(const omk_q8_binary_params *p, const void *a, const void *b, void *out, size_t lanes,
+                          size_t runs, size_t stride, int a_scalar);
+void omk_q8_binary_avx2(const omk_q8_binary_params *p, const void *a, const void *b, void *out, size_t lanes,
+                        size_t runs, size_t stride, int a_scalar);
+
 
 /// Packs an 8-bit filter `[columns][depth]` (row-major bytes at `src`) for the VNNI GEMM: column
 /// groups of `group_width` at `dst + g * group_stride`; in each, per 4-k slot, every column's 4
@@ -342,6 +369,8 @@ typedef struct {
                                  int32_t zero_point, int32_t lo, int32_t hi, uint8_t *out);
     void (*q8_add)(const void *a, const void *b, void *out, size_t count, int is_signed,
                    const omk_q8_add_params *p);
+    void (*q8_binary)(const omk_q8_binary_params *p, const void *a, const void *b, void *out, size_t lanes,
+                      size_t runs, size_t stride, int a_scalar);
     /// The `kernel` argument of omk_q8_dwconv_packed_size / _pack to try first, then second (0: none).
     int q8_dwconv_kernel, q8_dwconv_fallback;
 } omk_kernel_table;
@@ -383,5 +412,7 @@ void omk_requantize_gemm_to_8(const int32_t *acc, size_t count, const int32_t *b
                               const int32_t *left, const int64_t *addend, const int64_t *shift, int32_t zero_point,
                               int32_t lo, int32_t hi, uint8_t *out);
 void omk_q8_add(const void *a, const void *b, void *out, size_t count, int is_signed, const omk_q8_add_params *p);
+void omk_q8_binary(const omk_q8_binary_params *p, const void *a, const void *b, void *out, size_t lanes, size_t runs,
+                   size_t stride, int a_scalar);
 
 #endif

@@ -39,6 +39,50 @@ struct AxisPartition {
         }
     }
 
+    /// Concatenates 8-bit parts, passing part `i`'s bytes through `tables[i]` (256 entries) when it
+    /// has one. Each part's run is cut into pieces of at most `chunkBytes`, so that a few large
+    /// parts (one outer block) still split across threads; every byte is computed the same way
+    /// whatever the split.
+    func join(
+        _ parts: [UnsafeRawPointer], into whole: UnsafeMutableRawPointer, tables: [UnsafePointer<UInt8>?],
+        threads: Int, chunkBytes: Int = 16384
+    ) {
+        let block = blockBytes
+        guard block > 0, elementSize == 1 else { return }
+        let runs = extents.map { $0 * inner }
+        let pieces = runs.map { max(1, ($0 + chunkBytes - 1) / chunkBytes) }
+        let perBlock = pieces.reduce(0, +)
+        var starts = [Int]()
+        var at = 0
+        for run in runs {
+            starts.append(at)
+            at += run
+        }
+        parallelFor(outer * perBlock, threads: threads, minimumPerThread: max(1, (1 << 16) / min(chunkBytes, block))) {
+            range in
+            for u in range {
+                let o = u / perBlock
+                var k = u % perBlock
+                var part = 0
+                while k >= pieces[part] {
+                    k -= pieces[part]
+                    part += 1
+                }
+                let run = runs[part]
+                let lo = run * k / pieces[part]
+                let hi = run * (k + 1) / pieces[part]
+                guard lo < hi else { continue }
+                let source = (parts[part] + o * run + lo).assumingMemoryBound(to: UInt8.self)
+                let target = (whole + o * block + starts[part] + lo).assumingMemoryBound(to: UInt8.self)
+                if let table = tables[part] {
+                    for j in 0..<(hi - lo) { target[j] = table[Int(source[j])] }
+                } else {
+                    UnsafeMutableRawPointer(target).copyMemory(from: source, byteCount: hi - lo)
+                }
+            }
+        }
+    }
+
     /// Splits: copies `whole`'s runs out to each part.
     func split(_ whole: UnsafeRawPointer, into parts: [UnsafeMutableRawPointer], threads: Int) {
         let block = blockBytes
@@ -61,12 +105,18 @@ struct AxisPartition {
 ///
 /// uint8 inputs whose scale or zero point differ from the output's are requantized as LiteRT does
 /// (`round(q * s_in / s_out - zp_in * s_in / s_out) + zp_out`, in float); int8 inputs must already
-/// share the output's quantization, as LiteRT requires.
+/// share the output's quantization, as LiteRT requires. The requantization depends on the byte
+/// alone, so each such input gets a 256-entry table of that formula when the node is prepared, and
+/// its bytes pass through the table as they are copied.
 final class ConcatenationKernel: OpKernel {
     private let axisOption: Int
     private let activation: FusedActivation
     private var axis = 0
     private let folded = FoldedOutputs()
+    /// uint8: 256 bytes per input, the requantization table of those quantized unlike the output
+    /// (`hasTable`), else unused.
+    private var tableBytes: [UInt8] = []
+    private var hasTable: [Bool] = []
 
     init(_ node: Node) throws {
         try node.expect(inputs: 1, Int.max, outputs: 1)
@@ -113,6 +163,9 @@ final class ConcatenationKernel: OpKernel {
                 throw node.error("int8 input \(i) is quantized differently from the output; rescaling is not supported")
             }
         }
+        let tables = first.type == .uint8 ? inputs.map { Self.requantizationTable($0, to: y) } : []
+        hasTable = tables.map { $0 != nil }
+        tableBytes = tables.flatMap { $0 ?? [UInt8](repeating: 0, count: 256) }
         try node.setOutput(0, type: first.type, shape: outputShape)
         if MoveSupport.allInputsConstant(node) { try folded.fold(node) { try run(node) } }
     }
@@ -131,30 +184,28 @@ final class ConcatenationKernel: OpKernel {
         let partition = AxisPartition(
             shape: shape, axis: axis, extents: inputs.map { $0.rank == 0 ? 1 : $0.shape[axis] },
             elementSize: y.type.byteSize)
-        partition.join(parts, into: out, threads: node.threadCount)
-        if y.type == .uint8 { requantizeUInt8(inputs, partition, out, y) }
+        if y.type == .uint8, hasTable.count == inputs.count, tableBytes.count == 256 * inputs.count {
+            tableBytes.withUnsafeBufferPointer { bytes in
+                let tables = hasTable.indices.map { i in hasTable[i] ? bytes.baseAddress.map { $0 + 256 * i } : nil }
+                partition.join(parts, into: out, tables: tables, threads: node.threadCount)
+            }
+        } else {
+            partition.join(parts, into: out, threads: node.threadCount)
+        }
         if activation != .none { activation.apply(to: y.floats) }
     }
 
-    /// Rewrites the runs of uint8 inputs whose quantization differs from the output's.
-    private func requantizeUInt8(_ inputs: [RuntimeTensor], _ p: AxisPartition, _ out: UnsafeMutableRawPointer, _ y: RuntimeTensor) {
-        let outScale = y.scale, outZero = y.zeroPoint
-        let blockElements = p.extents.reduce(0, +) * p.inner
-        var offset = 0
-        for (t, extent) in zip(inputs, p.extents) {
-            defer { offset += extent * p.inner }
-            if t.scale == outScale && t.zeroPoint == outZero { continue }
-            let scale = t.scale * (1 / outScale)
-            let bias = -Float(t.zeroPoint) * scale
-            let run = extent * p.inner
-            for o in 0..<p.outer {
-                let row = out.advanced(by: o * blockElements + offset).assumingMemoryBound(to: UInt8.self)
-                for j in 0..<run {
-                    let v = (Float(row[j]) * scale + bias).rounded(.toNearestOrAwayFromZero)
-                    let q = (v.isFinite ? Int(max(min(v, 1e9), -1e9)) : 0) + outZero
-                    row[j] = UInt8(min(max(q, 0), 255))
-                }
-            }
+    /// The output byte of each input byte, for a uint8 input quantized unlike the output `y` (nil
+    /// when they match): LiteRT's `round(q · (s_in · (1 / s_out)) + (−zp_in · that)) + zp_out` in
+    /// float, rounding half away from zero, clamped to the byte.
+    static func requantizationTable(_ t: RuntimeTensor, to y: RuntimeTensor) -> [UInt8]? {
+        if t.scale == y.scale && t.zeroPoint == y.zeroPoint { return nil }
+        let scale = t.scale * (1 / y.scale)
+        let bias = -Float(t.zeroPoint) * scale
+        return (0..<256).map { byte in
+            let v = (Float(byte) * scale + bias).rounded(.toNearestOrAwayFromZero)
+            let q = (v.isFinite ? Int(max(min(v, 1e9), -1e9)) : 0) + y.zeroPoint
+            return UInt8(min(max(q, 0), 255))
         }
     }
 }

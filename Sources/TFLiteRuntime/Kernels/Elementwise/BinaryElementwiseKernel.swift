@@ -16,6 +16,9 @@ final class BinaryElementwiseKernel: OpKernel {
     private var plan: BroadcastPlan?
     /// Integer parameters of the quantized (uint8/int8/int16) variants.
     private var quantized = QuantizedBinaryParams()
+    /// 8-bit ADD/MUL in LiteRT's optimized walk (same shapes or a five-fold broadcast), and whether
+    /// LiteRT swaps the inputs for it; nil for other operators, types and broadcasts.
+    private var runs: (walk: QuantizedBinaryRuns, swap: Bool)?
     /// Quantized DIV's parameters.
     private var division: MathQuantizedDivide?
     private let parameters: BinaryParameters
@@ -54,6 +57,15 @@ final class BinaryElementwiseKernel: OpKernel {
             throw node.error("broadcast shape \(shape) has too many elements")
         }
         self.plan = plan
+        runs = nil
+        if a.type == .uint8 || a.type == .int8, op == .add || op == .multiply {
+            // LiteRT's vector blocks round differently from its scalar tail: keep its split.
+            if case .elementwise = plan.kind {
+                runs = (QuantizedBinaryRuns(count: plan.outputCount), false)
+            } else if let fiveFold = FiveFoldBroadcast(a.shape, b.shape) {
+                runs = (QuantizedBinaryRuns(fiveFold), fiveFold.swap)
+            }
+        }
         try node.setOutput(0, type: a.type, shape: plan.outputShape)
     }
 
@@ -191,16 +203,11 @@ final class BinaryElementwiseKernel: OpKernel {
             }
             return
         }
-        if T.self != Int16.self, op == .add || op == .multiply {
-            // LiteRT's vector blocks round differently from its scalar tail: keep its split.
-            if case .elementwise = plan.kind {
-                quantized.applyElementwise8(multiply: op == .multiply, pa, pb, po, plan.outputCount)
-                return
-            }
-            if let fiveFold = FiveFoldBroadcast(try node.input(0).shape, try node.input(1).shape) {
-                quantized.applyFiveFold(multiply: op == .multiply, fiveFold, pa, pb, po)
-                return
-            }
+        if T.self != Int16.self, let (walk, swap) = runs, walk.outputCount == plan.outputCount {
+            walk.apply(
+                swap ? quantized.swapped() : quantized, multiply: op == .multiply, swap ? pb : pa, swap ? pa : pb, po,
+                threads: threads)
+            return
         }
         switch op {
         case .add, .subtract:

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The integer parameters of a quantized ADD/SUB/MUL, computed once in `prepare` exactly as
 /// LiteRT's `add.cc`/`sub.cc`/`mul.cc` do.
 struct QuantizedBinaryParams {
@@ -40,11 +42,28 @@ struct QuantizedBinaryParams {
         p.input1Offset = -Int32(a.zeroPoint)
         p.input2Offset = -Int32(b.zeroPoint)
         p.outputOffset = Int32(out.zeroPoint)
-        p.output = FixedPoint.quantizeMultiplier(Double(a.scale * b.scale / out.scale))
+        p.output = doubleRoundingMultiplier(Double(a.scale * b.scale / out.scale))
         let range = out.type.quantizedRange ?? (0, 0)
         (p.activationMin, p.activationMax) = FixedPoint.activationRange(
             activation, scale: out.scale, zeroPoint: out.zeroPoint, qmin: range.min, qmax: range.max)
         return p
+    }
+
+    /// `QuantizeMultiplier` as LiteRT's double-rounding build (the x86 wheel) compiles it: the shift
+    /// saturates at 30 only under `TFLITE_SINGLE_ROUNDING`, so a multiplier of 2^30 or more keeps
+    /// its exponent (a MUL into an output scale near 1e-35, as in traffic_model's conv-LSTM cell,
+    /// has a shift near 90, and its vector blocks then shift every product out: see
+    /// `multiplyBlock`). Below that, `FixedPoint.quantizeMultiplier`.
+    static func doubleRoundingMultiplier(_ real: Double) -> FixedPoint.Multiplier {
+        guard real.isFinite, real >= 0x1p30 else { return FixedPoint.quantizeMultiplier(real) }
+        let (fraction, exponent) = frexp(real)
+        var fixed = Int64((fraction * 0x1p31).rounded(.toNearestOrAwayFromZero))
+        var shift = exponent
+        if fixed == Int64(1) << 31 {
+            fixed /= 2
+            shift += 1
+        }
+        return FixedPoint.Multiplier(multiplier: Int32(fixed), shift: shift)
     }
 
     /// SQUARED_DIFFERENCE (int8 only in LiteRT): inputs rescaled as for ADD but with a left shift of
@@ -155,14 +174,17 @@ extension QuantizedBinaryParams {
     @inline(__always)
     /// `saturating` false is uint8 `MulSimpleBroadcast`, which narrows with `vmovn` (truncating).
     func multiplyBlock(_ x: Int32, _ y: Int32, lower: Int32, upper: Int32, saturating: Bool = true) -> Int32 {
-        let p = FixedPoint.neonShift((x + input1Offset) &* (y + input2Offset), max(0, output.shift))
+        // `vshlq_s32` by 32 or more (a shift kept above 30, see `doubleRoundingMultiplier`) gives 0.
+        let left = max(0, output.shift)
+        let p = left >= 32 ? 0 : FixedPoint.neonShift((x + input1Offset) &* (y + input2Offset), left)
         let s = FixedPoint.roundingDivideByPOT(
             FixedPoint.neonRoundingDoublingHighMul(p, output.multiplier), max(0, -output.shift))
         let r = (saturating ? Int16(clamping: s) : Int16(truncatingIfNeeded: s)) &+ Int16(truncatingIfNeeded: outputOffset)
         return min(activationMax, max(activationMin, min(upper, max(lower, Int32(r)))))
     }
 
-    /// Elementwise (same-shape) 8-bit ADD or MUL with LiteRT's block/tail split.
+    /// Elementwise (same-shape) 8-bit ADD or MUL with LiteRT's block/tail split, on one thread: the
+    /// reference `QuantizedBinaryRuns` (what the kernel runs) is tested against.
     func applyElementwise8<T: QuantizedElement>(
         multiply: Bool, _ a: UnsafePointer<T>, _ b: UnsafePointer<T>, _ out: UnsafeMutablePointer<T>, _ count: Int
     ) {
@@ -265,7 +287,8 @@ extension QuantizedBinaryParams {
         }
     }
 
-    /// `BinaryBroadcastFiveFold` for 8-bit ADD or MUL. `a`, `b` are the kernel's inputs 0 and 1.
+    /// `BinaryBroadcastFiveFold` for 8-bit ADD or MUL, LiteRT's loops as written, on one thread (the
+    /// reference for `QuantizedBinaryRuns`). `a`, `b` are the kernel's inputs 0 and 1.
     func applyFiveFold<T: QuantizedElement>(
         multiply: Bool, _ f: FiveFoldBroadcast, _ a: UnsafePointer<T>, _ b: UnsafePointer<T>,
         _ out: UnsafeMutablePointer<T>
