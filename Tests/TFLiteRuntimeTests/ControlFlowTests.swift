@@ -43,7 +43,9 @@ struct ControlFlowTests {
         try interpreter.copy(x.data, toInputAt: 0)
         try interpreter.copy(withUnsafeBytes(of: Int32(2_000_000_000)) { Data($0) }, toInputAt: 1)
         let canceller = DispatchWorkItem { interpreter.cancel() }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3, execute: canceller)
+        // A queue of its own, not DispatchQueue.global(): that pool is shared with the running tests
+        // (see CorruptModelTests.exercise).
+        DispatchQueue(label: "cancel test").asyncAfter(deadline: .now() + 0.3, execute: canceller)
         var message = ""
         do { try interpreter.invoke() } catch { message = "\(error)" }
         #expect(message.contains("cancelled"), "the loop was not stopped: \(message)")

@@ -21,7 +21,10 @@ struct CorruptModelTests {
         // A flipped bit can also make a WHILE loop run for ever (a condition that stays true):
         // LiteRT would spin too; here the caller's deadline stops it (Interpreter.cancel()).
         let deadline = DispatchWorkItem { interpreter.cancel() }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 2, execute: deadline)
+        // On a queue of its own: DispatchQueue.global() shares its few threads (one per CPU on
+        // Linux) with the tests themselves, and two tests blocked in endless loops starved the
+        // deadline of a thread to run on (CI hung on a 2-CPU machine).
+        DispatchQueue(label: "corrupt-model deadline").asyncAfter(deadline: .now() + 2, execute: deadline)
         defer { deadline.cancel() }
         return (try? interpreter.invoke()) != nil
     }
