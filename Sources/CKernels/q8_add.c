@@ -2,35 +2,14 @@
 
 #include <string.h>
 
+#include "q8_add_stage.h"
+
 // 8-bit quantized ADD without broadcasting, as the vector blocks of LiteRT's optimized kernels run
 // on x86 (NEON through NEON_2_SSE): the same integers as `QuantizedBinaryParams.addBlockInt8` and
 // `addBlockShiftAfter`, 16 (AVX-512) or 8 (AVX2) elements at a time. Every lane is independent, so
 // the grouping does not change any result; the caller keeps LiteRT's block/tail split.
 
-/// The uniform shifts of one input, each as a left and an arithmetic right shift (one of them 0):
-/// NEON's `vshlq_s32` by a signed amount, left wrapping, right truncating (32 or more: sign fill).
-typedef struct {
-    int32_t offset, multiplier, pre_left, pre_right, post_left, post_right;
-} input_stage;
-
-static void split_shift(int64_t amount, int32_t *left, int32_t *right) {
-    *left = amount >= 0 ? (int32_t)(amount & 31) : 0;
-    *right = amount < 0 ? (int32_t)(-amount > 31 ? 31 : -amount) : 0;
-}
-
-/// int8 (`AddElementwiseInt8`): one combined shift `left_shift + input_shift` before `vqrdmulh`.
-/// uint8 (`AddElementwise`): `<< left_shift` (wrapping, masked like Swift's `&<<`) before it, then
-/// the input shift after it.
-static input_stage input(int32_t offset, int32_t multiplier, int32_t shift, int32_t left_shift, int is_signed) {
-    input_stage s = {offset, multiplier, 0, 0, 0, 0};
-    if (is_signed) {
-        split_shift((int64_t)left_shift + shift, &s.pre_left, &s.pre_right);
-    } else {
-        s.pre_left = left_shift & 31;
-        split_shift(shift, &s.post_left, &s.post_right);
-    }
-    return s;
-}
+typedef omk_q8_add_stage input_stage;
 
 #if defined(__aarch64__)
 #include <arm_neon.h>
@@ -55,8 +34,8 @@ static inline void widen8(uint8x8_t bytes, int is_signed, int32x4_t *lo, int32x4
 
 void omk_q8_add_neon(const void *a, const void *b, void *out, size_t count, int is_signed,
                      const omk_q8_add_params *p) {
-    const input_stage s1 = input(p->input1_offset, p->input1_multiplier, p->input1_shift, p->left_shift, is_signed);
-    const input_stage s2 = input(p->input2_offset, p->input2_multiplier, p->input2_shift, p->left_shift, is_signed);
+    const input_stage s1 = omk_q8_add_input(p->input1_offset, p->input1_multiplier, p->input1_shift, p->left_shift, is_signed);
+    const input_stage s2 = omk_q8_add_input(p->input2_offset, p->input2_multiplier, p->input2_shift, p->left_shift, is_signed);
     const int32_t exponent = p->output_shift < 0 ? -p->output_shift : 0;
     const int32_t pot_mask = (int32_t)(((int64_t)1 << exponent) - 1);
     const int32x4_t mask = vdupq_n_s32(pot_mask), half = vdupq_n_s32(pot_mask >> 1);
@@ -110,8 +89,8 @@ static OMK_TARGET_512 inline __m512i input16(__m512i x, const input_stage *s) {
 
 OMK_TARGET_512 void omk_q8_add_avx512(const void *a, const void *b, void *out, size_t count, int is_signed,
                                       const omk_q8_add_params *p) {
-    const input_stage s1 = input(p->input1_offset, p->input1_multiplier, p->input1_shift, p->left_shift, is_signed);
-    const input_stage s2 = input(p->input2_offset, p->input2_multiplier, p->input2_shift, p->left_shift, is_signed);
+    const input_stage s1 = omk_q8_add_input(p->input1_offset, p->input1_multiplier, p->input1_shift, p->left_shift, is_signed);
+    const input_stage s2 = omk_q8_add_input(p->input2_offset, p->input2_multiplier, p->input2_shift, p->left_shift, is_signed);
     const int32_t exponent = p->output_shift < 0 ? -p->output_shift : 0;
     const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi32(1);
     const __m512i out_mult = _mm512_set1_epi32(p->output_multiplier);
@@ -154,8 +133,8 @@ static OMK_TARGET_256 inline __m256i input8(__m256i x, const input_stage *s) {
 
 OMK_TARGET_256 void omk_q8_add_avx2(const void *a, const void *b, void *out, size_t count, int is_signed,
                                     const omk_q8_add_params *p) {
-    const input_stage s1 = input(p->input1_offset, p->input1_multiplier, p->input1_shift, p->left_shift, is_signed);
-    const input_stage s2 = input(p->input2_offset, p->input2_multiplier, p->input2_shift, p->left_shift, is_signed);
+    const input_stage s1 = omk_q8_add_input(p->input1_offset, p->input1_multiplier, p->input1_shift, p->left_shift, is_signed);
+    const input_stage s2 = omk_q8_add_input(p->input2_offset, p->input2_multiplier, p->input2_shift, p->left_shift, is_signed);
     const int32_t exponent = p->output_shift < 0 ? -p->output_shift : 0;
     const __m256i zero = _mm256_setzero_si256();
     const __m256i out_mult = _mm256_set1_epi32(p->output_multiplier);

@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "q8_add_stage.h"
+
 // 8-bit quantized ADD and MUL as the vector blocks of LiteRT's optimized kernels run them on x86
 // (NEON through NEON_2_SSE), with the operand layouts of its broadcasts: same-shape runs, a first
 // operand repeated for every run (`BinaryBroadcastFiveFold` with an inner dimension), or one scalar
@@ -10,30 +12,7 @@
 // every lane is independent, so the vector width does not change a result. The caller keeps
 // LiteRT's block/tail split (its scalar tail rounds differently) and passes only block lanes.
 
-/// One uniform shift as a left and an arithmetic right shift (one of them 0): NEON's `vshlq_s32` by
-/// a signed amount, left wrapping, right truncating (32 or more fills with the sign).
-static void split_shift(int64_t amount, int32_t *left, int32_t *right) {
-    *left = amount >= 0 ? (int32_t)(amount & 31) : 0;
-    *right = amount < 0 ? (int32_t)(-amount > 31 ? 31 : -amount) : 0;
-}
-
-/// The per-input stage of an ADD lane: offset, shifts, doubling high multiply, shifts.
-typedef struct {
-    int32_t offset, multiplier, pre_left, pre_right, post_left, post_right;
-} add_stage;
-
-/// `OMK_Q8_ADD_COMBINED`: one shift `left_shift + input_shift` before the multiply;
-/// `OMK_Q8_ADD_SHIFT_AFTER`: `<< left_shift` (masked as Swift's `&<<`) before it, the input shift after.
-static add_stage add_input(int32_t offset, int32_t multiplier, int32_t shift, int32_t left_shift, int combined) {
-    add_stage s = {offset, multiplier, 0, 0, 0, 0};
-    if (combined) {
-        split_shift((int64_t)left_shift + shift, &s.pre_left, &s.pre_right);
-    } else {
-        s.pre_left = left_shift & 31;
-        split_shift(shift, &s.post_left, &s.post_right);
-    }
-    return s;
-}
+typedef omk_q8_add_stage add_stage;
 
 #if defined(__aarch64__)
 #include <arm_neon.h>
@@ -94,8 +73,8 @@ static inline __attribute__((always_inline)) void binary_neon(const omk_q8_binar
                                int a_scalar) {
     const omk_q8_add_params *q = &p->q;
     const int combined = formula == OMK_Q8_ADD_COMBINED;
-    const add_stage s1 = add_input(q->input1_offset, q->input1_multiplier, q->input1_shift, q->left_shift, combined);
-    const add_stage s2 = add_input(q->input2_offset, q->input2_multiplier, q->input2_shift, q->left_shift, combined);
+    const add_stage s1 = omk_q8_add_input(q->input1_offset, q->input1_multiplier, q->input1_shift, q->left_shift, combined);
+    const add_stage s2 = omk_q8_add_input(q->input2_offset, q->input2_multiplier, q->input2_shift, q->left_shift, combined);
     const int32_t exponent = q->output_shift < 0 ? -q->output_shift : 0;
     const int32_t pot_mask = (int32_t)(((int64_t)1 << exponent) - 1);
     consts4 c;
@@ -258,8 +237,8 @@ static OMK_TARGET_512 inline __attribute__((always_inline)) void binary16(const 
                                            size_t runs, size_t stride, int a_scalar) {
     const omk_q8_add_params *q = &p->q;
     const int combined = formula == OMK_Q8_ADD_COMBINED;
-    const add_stage s1 = add_input(q->input1_offset, q->input1_multiplier, q->input1_shift, q->left_shift, combined);
-    const add_stage s2 = add_input(q->input2_offset, q->input2_multiplier, q->input2_shift, q->left_shift, combined);
+    const add_stage s1 = omk_q8_add_input(q->input1_offset, q->input1_multiplier, q->input1_shift, q->left_shift, combined);
+    const add_stage s2 = omk_q8_add_input(q->input2_offset, q->input2_multiplier, q->input2_shift, q->left_shift, combined);
     const int32_t exponent = q->output_shift < 0 ? -q->output_shift : 0;
     const int32_t pot_mask = (int32_t)(((int64_t)1 << exponent) - 1);
     consts16 c;
@@ -386,8 +365,8 @@ static OMK_TARGET_256 inline __attribute__((always_inline)) void binary8(const o
                                           size_t runs, size_t stride, int a_scalar) {
     const omk_q8_add_params *q = &p->q;
     const int combined = formula == OMK_Q8_ADD_COMBINED;
-    const add_stage s1 = add_input(q->input1_offset, q->input1_multiplier, q->input1_shift, q->left_shift, combined);
-    const add_stage s2 = add_input(q->input2_offset, q->input2_multiplier, q->input2_shift, q->left_shift, combined);
+    const add_stage s1 = omk_q8_add_input(q->input1_offset, q->input1_multiplier, q->input1_shift, q->left_shift, combined);
+    const add_stage s2 = omk_q8_add_input(q->input2_offset, q->input2_multiplier, q->input2_shift, q->left_shift, combined);
     const int32_t exponent = q->output_shift < 0 ? -q->output_shift : 0;
     const int32_t pot_mask = (int32_t)(((int64_t)1 << exponent) - 1);
     consts8 c;
