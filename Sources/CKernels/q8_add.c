@@ -176,7 +176,7 @@ OMK_TARGET_256 void omk_q8_add_avx2(const void *a, const void *b, void *out, siz
 
 void omk_q8_add_avx512(const void *a, const void *b, void *out, size_t count, int is_signed,
                        const omk_q8_add_params *p) {
-    (void)a; (void)b; (void)out; (void)count; (void)is_signed; (void)p; (void)input;
+    (void)a; (void)b; (void)out; (void)count; (void)is_signed; (void)p;
 }
 
 void omk_q8_add_avx2(const void *a, const void *b, void *out, size_t count, int is_signed,

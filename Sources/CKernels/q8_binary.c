@@ -439,7 +439,7 @@ OMK_TARGET_256 void omk_q8_binary_avx2(const omk_q8_binary_params *p, const void
 
 void omk_q8_binary_avx512(const omk_q8_binary_params *p, const void *a, const void *b, void *out, size_t lanes,
                           size_t runs, size_t stride, int a_scalar) {
-    (void)p; (void)a; (void)b; (void)out; (void)lanes; (void)runs; (void)stride; (void)a_scalar; (void)add_input;
+    (void)p; (void)a; (void)b; (void)out; (void)lanes; (void)runs; (void)stride; (void)a_scalar;
 }
 
 void omk_q8_binary_avx2(const omk_q8_binary_params *p, const void *a, const void *b, void *out, size_t lanes,
