@@ -81,7 +81,7 @@ static void fill(omk_kernel_table *t, int x86, int arm) {
         t->f32_gemm_8x16 = x86 >= 2 ? omk_f32_gemm_8x16_avx512 : omk_f32_gemm_8x16_avx2;
         t->f32_gemv_16 = x86 >= 2 ? omk_f32_gemv_16_avx512 : omk_f32_gemv_16_avx2;
         t->f32_dwconv_pixel = omk_f32_dwconv_pixel_avx2;
-        t->f32_dwconv_pixels4 = omk_f32_dwconv_pixels4_avx2;
+        t->f32_dwconv_run = x86 >= 2 ? omk_f32_dwconv_run_avx512 : omk_f32_dwconv_run_avx2;
         t->q16_gemm_8x8 = omk_q16_gemm_8x8_avx2;
         t->q16_dwconv_pixel = omk_q16_dwconv_pixel_avx2;
         t->requantize_i32 = omk_requantize_i32_avx2;
@@ -105,7 +105,7 @@ static void fill(omk_kernel_table *t, int x86, int arm) {
         t->f32_gemm_8x16 = omk_f32_gemm_8x16_neon;
         t->f32_gemv_16 = omk_f32_gemv_16_neon;
         t->f32_dwconv_pixel = omk_f32_dwconv_pixel_neon;
-        t->f32_dwconv_pixels4 = omk_f32_dwconv_pixels4_neon;
+        t->f32_dwconv_run = omk_f32_dwconv_run_neon;
         t->q16_gemm_8x8 = omk_q16_gemm_8x8_neon;
         t->q16_dwconv_pixel = omk_q16_dwconv_pixel_neon;
         t->requantize_i32 = omk_requantize_i32_neon;
@@ -168,11 +168,11 @@ void omk_f32_dwconv_pixel(const float *x, const float *w, size_t channels, size_
                                     lower, upper, out);
 }
 
-void omk_f32_dwconv_pixels4(const float *x, const float *w, size_t channels, size_t tap_rows, size_t tap_columns,
-                            size_t x_step, size_t x_row_step, size_t w_row_step, size_t pixel_step,
-                            const float *bias, float lower, float upper, float *out) {
-    omk_kernels()->f32_dwconv_pixels4(x, w, channels, tap_rows, tap_columns, x_step, x_row_step, w_row_step,
-                                      pixel_step, bias, lower, upper, out);
+void omk_f32_dwconv_run(const float *x, const float *w, size_t channels, size_t tap_rows, size_t tap_columns,
+                        size_t x_step, size_t x_row_step, size_t w_row_step, size_t pixel_step, size_t count,
+                        const float *bias, float lower, float upper, float *out) {
+    omk_kernels()->f32_dwconv_run(x, w, channels, tap_rows, tap_columns, x_step, x_row_step, w_row_step, pixel_step,
+                                  count, bias, lower, upper, out);
 }
 
 void omk_q16_gemm_8x8(const int16_t *const *a, size_t taps, size_t depth, const int16_t *b, int32_t *acc,

@@ -90,46 +90,140 @@ OMK_TARGET void omk_f32_dwconv_pixel_avx2(const float *x, const float *w, size_t
     }
 }
 
-/// Four output pixels with the same valid taps, `pixel_step` floats apart in the input and
-/// `channels` apart in the output: four independent accumulator chains per 8 channels hide the add
-/// latency that one pixel's single chain exposes (each output's order is unchanged).
-OMK_TARGET void omk_f32_dwconv_pixels4_avx2(const float *x, const float *w, size_t channels, size_t tap_rows,
-                                            size_t tap_columns, size_t x_step, size_t x_row_step,
-                                            size_t w_row_step, size_t pixel_step, const float *bias, float lower,
-                                            float upper, float *out) {
-    const __m256 lo = _mm256_set1_ps(lower), hi = _mm256_set1_ps(upper);
-    size_t c = 0;
-    for (; c + 8 <= channels; c += 8) {
-        const __m256 b = _mm256_loadu_ps(bias + c);
+/// Lane masks for the last block of channels: `tail_mask(n)` enables lanes 0..<n (1...7).
+static OMK_TARGET inline __m256i tail_mask(size_t n) {
+    static const int32_t ones_then_zeros[16] = {-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0};
+    return _mm256_loadu_si256((const __m256i *)(ones_then_zeros + 8 - n));
+}
+
+// Loads 8 floats, or only the lanes `m` enables when `full` is 0 (the others read as 0 and their
+// memory is not touched). `full` is a constant in every caller, so each loop is compiled twice.
+#define LD(p, m, full) ((full) ? _mm256_loadu_ps(p) : _mm256_maskload_ps((p), (m)))
+#define ST(p, v, m, full)                                                                                      \
+    do {                                                                                                       \
+        if (full) _mm256_storeu_ps((p), (v));                                                                  \
+        else _mm256_maskstore_ps((p), (m), (v));                                                               \
+    } while (0)
+
+/// One block of up to 8 channels of a run of 3×3 pixels: the nine weights stay in registers and two
+/// pixels are computed at once (two independent chains).
+static OMK_TARGET inline __attribute__((always_inline)) void run3x3_block(
+    const float *x, const float *w, size_t channels, size_t x_step, size_t x_row_step, size_t w_row_step,
+    size_t pixel_step, size_t count, __m256 b, __m256 lo, __m256 hi, float *out, __m256i m, int full) {
+    const __m256 w0 = LD(w, m, full), w1 = LD(w + channels, m, full), w2 = LD(w + 2 * channels, m, full);
+    const __m256 w3 = LD(w + w_row_step, m, full), w4 = LD(w + w_row_step + channels, m, full);
+    const __m256 w5 = LD(w + w_row_step + 2 * channels, m, full), w6 = LD(w + 2 * w_row_step, m, full);
+    const __m256 w7 = LD(w + 2 * w_row_step + channels, m, full);
+    const __m256 w8 = LD(w + 2 * w_row_step + 2 * channels, m, full);
+#define TAP(a, xp, wv) a = madd8(a, LD(xp, m, full), wv)
+#define PIXEL_ROW(a, xr, wa, wb, wc)                                                                            \
+    TAP(a, xr, wa);                                                                                            \
+    TAP(a, (xr) + x_step, wb);                                                                                 \
+    TAP(a, (xr) + 2 * x_step, wc)
+    size_t p = 0;
+    for (; p + 2 <= count; p += 2) {
+        const float *x0 = x + p * pixel_step, *x1 = x0 + pixel_step;
+        __m256 a0 = b, a1 = b;
+        PIXEL_ROW(a0, x0, w0, w1, w2);
+        PIXEL_ROW(a1, x1, w0, w1, w2);
+        PIXEL_ROW(a0, x0 + x_row_step, w3, w4, w5);
+        PIXEL_ROW(a1, x1 + x_row_step, w3, w4, w5);
+        PIXEL_ROW(a0, x0 + 2 * x_row_step, w6, w7, w8);
+        PIXEL_ROW(a1, x1 + 2 * x_row_step, w6, w7, w8);
+        ST(out + p * channels, clamp8(a0, lo, hi), m, full);
+        ST(out + (p + 1) * channels, clamp8(a1, lo, hi), m, full);
+    }
+    if (p < count) {
+        const float *x0 = x + p * pixel_step;
+        __m256 a0 = b;
+        PIXEL_ROW(a0, x0, w0, w1, w2);
+        PIXEL_ROW(a0, x0 + x_row_step, w3, w4, w5);
+        PIXEL_ROW(a0, x0 + 2 * x_row_step, w6, w7, w8);
+        ST(out + p * channels, clamp8(a0, lo, hi), m, full);
+    }
+#undef PIXEL_ROW
+#undef TAP
+}
+
+/// One block of up to 8 channels of a run of pixels with any taps: each tap's weights are loaded
+/// once for four pixels.
+static OMK_TARGET inline __attribute__((always_inline)) void run_block(
+    const float *x, const float *w, size_t channels, size_t tap_rows, size_t tap_columns, size_t x_step,
+    size_t x_row_step, size_t w_row_step, size_t pixel_step, size_t count, __m256 b, __m256 lo, __m256 hi,
+    float *out, __m256i m, int full) {
+    size_t p = 0;
+    for (; p + 4 <= count; p += 4) {
         __m256 a0 = b, a1 = b, a2 = b, a3 = b;
-        const float *xr = x + c, *wr = w + c;
+        const float *xr = x + p * pixel_step, *wr = w;
         for (size_t ty = 0; ty < tap_rows; ty++) {
             const float *xp = xr, *wp = wr;
             for (size_t tx = 0; tx < tap_columns; tx++) {
-                const __m256 wv = _mm256_loadu_ps(wp);
-                a0 = madd8(a0, _mm256_loadu_ps(xp), wv);
-                a1 = madd8(a1, _mm256_loadu_ps(xp + pixel_step), wv);
-                a2 = madd8(a2, _mm256_loadu_ps(xp + 2 * pixel_step), wv);
-                a3 = madd8(a3, _mm256_loadu_ps(xp + 3 * pixel_step), wv);
+                const __m256 wv = LD(wp, m, full);
+                a0 = madd8(a0, LD(xp, m, full), wv);
+                a1 = madd8(a1, LD(xp + pixel_step, m, full), wv);
+                a2 = madd8(a2, LD(xp + 2 * pixel_step, m, full), wv);
+                a3 = madd8(a3, LD(xp + 3 * pixel_step, m, full), wv);
                 xp += x_step;
                 wp += channels;
             }
             xr += x_row_step;
             wr += w_row_step;
         }
-        _mm256_storeu_ps(out + c, clamp8(a0, lo, hi));
-        _mm256_storeu_ps(out + channels + c, clamp8(a1, lo, hi));
-        _mm256_storeu_ps(out + 2 * channels + c, clamp8(a2, lo, hi));
-        _mm256_storeu_ps(out + 3 * channels + c, clamp8(a3, lo, hi));
+        float *o = out + p * channels;
+        ST(o, clamp8(a0, lo, hi), m, full);
+        ST(o + channels, clamp8(a1, lo, hi), m, full);
+        ST(o + 2 * channels, clamp8(a2, lo, hi), m, full);
+        ST(o + 3 * channels, clamp8(a3, lo, hi), m, full);
     }
-    // The last channels one by one (the filter's tap stride stays `channels`).
-    for (; c < channels; c++) {
-        for (size_t p = 0; p < 4; p++) {
-            out[p * channels + c] = channel_sum(x + p * pixel_step, w, c, channels, tap_rows, tap_columns, x_step,
-                                                x_row_step, w_row_step, bias, lower, upper);
+    for (; p < count; p++) {
+        __m256 a = b;
+        const float *xr = x + p * pixel_step, *wr = w;
+        for (size_t ty = 0; ty < tap_rows; ty++) {
+            const float *xp = xr, *wp = wr;
+            for (size_t tx = 0; tx < tap_columns; tx++) {
+                a = madd8(a, LD(xp, m, full), LD(wp, m, full));
+                xp += x_step;
+                wp += channels;
+            }
+            xr += x_row_step;
+            wr += w_row_step;
         }
+        ST(out + p * channels, clamp8(a, lo, hi), m, full);
     }
 }
+
+OMK_TARGET void omk_f32_dwconv_run_avx2(const float *x, const float *w, size_t channels, size_t tap_rows,
+                                        size_t tap_columns, size_t x_step, size_t x_row_step, size_t w_row_step,
+                                        size_t pixel_step, size_t count, const float *bias, float lower, float upper,
+                                        float *out) {
+    const __m256 lo = _mm256_set1_ps(lower), hi = _mm256_set1_ps(upper);
+    const __m256i all = _mm256_set1_epi32(-1);
+    const int three = tap_rows == 3 && tap_columns == 3;
+    size_t c = 0;
+    for (; c + 8 <= channels; c += 8) {
+        const __m256 b = _mm256_loadu_ps(bias + c);
+        if (three)
+            run3x3_block(x + c, w + c, channels, x_step, x_row_step, w_row_step, pixel_step, count, b, lo, hi,
+                         out + c, all, 1);
+        else
+            run_block(x + c, w + c, channels, tap_rows, tap_columns, x_step, x_row_step, w_row_step, pixel_step,
+                      count, b, lo, hi, out + c, all, 1);
+    }
+    if (c < channels) {
+        // The last channels: the same lanes, masked (each lane's sum is unchanged).
+        const __m256i m = tail_mask(channels - c);
+        const __m256 b = _mm256_maskload_ps(bias + c, m);
+        if (three)
+            run3x3_block(x + c, w + c, channels, x_step, x_row_step, w_row_step, pixel_step, count, b, lo, hi,
+                         out + c, m, 0);
+        else
+            run_block(x + c, w + c, channels, tap_rows, tap_columns, x_step, x_row_step, w_row_step, pixel_step,
+                      count, b, lo, hi, out + c, m, 0);
+    }
+}
+
+#undef LD
+#undef ST
 
 #else
 
@@ -140,11 +234,11 @@ void omk_f32_dwconv_pixel_avx2(const float *x, const float *w, size_t channels, 
     (void)w_row_step; (void)bias; (void)lower; (void)upper; (void)out;
 }
 
-void omk_f32_dwconv_pixels4_avx2(const float *x, const float *w, size_t channels, size_t tap_rows,
-                                 size_t tap_columns, size_t x_step, size_t x_row_step, size_t w_row_step,
-                                 size_t pixel_step, const float *bias, float lower, float upper, float *out) {
+void omk_f32_dwconv_run_avx2(const float *x, const float *w, size_t channels, size_t tap_rows, size_t tap_columns,
+                             size_t x_step, size_t x_row_step, size_t w_row_step, size_t pixel_step, size_t count,
+                             const float *bias, float lower, float upper, float *out) {
     (void)x; (void)w; (void)channels; (void)tap_rows; (void)tap_columns; (void)x_step; (void)x_row_step;
-    (void)w_row_step; (void)pixel_step; (void)bias; (void)lower; (void)upper; (void)out;
+    (void)w_row_step; (void)pixel_step; (void)count; (void)bias; (void)lower; (void)upper; (void)out;
 }
 
 #endif

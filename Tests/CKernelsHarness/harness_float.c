@@ -111,35 +111,42 @@ static float ref_channel(const float *x, const float *w, size_t c, size_t channe
 
 void test_f32_dwconv(const char *name, const omk_kernel_table *t) {
     if (!t->f32_dwconv_pixel) return;
-    int cases = 0, failed = 0, cases4 = 0, failed4 = 0;
-    for (int it = 0; it < 200; it++) {
-        const size_t channels = (size_t)(it < 40 ? it + 1 : rnd(1, 80)), tr = (size_t)rnd(1, 3), tc = (size_t)rnd(1, 3);
-        const size_t xs = channels * (size_t)rnd(1, 2), xrs = xs * 8, wrs = tc * channels, pixel_step = xs;
-        const size_t xn = tr * xrs + 4 * pixel_step + tc * xs + channels, wn = tr * wrs;
+    int cases = 0, failed = 0, runs = 0, failed_runs = 0;
+    for (int it = 0; it < 300; it++) {
+        // Whole 3×3 and 5×5 windows (the kernels' register paths) as well as partial ones.
+        const int square = it % 3;
+        const size_t channels = (size_t)(it < 40 ? it + 1 : rnd(1, 80));
+        const size_t tr = square == 1 ? 3 : (square == 2 && it % 2 ? 5 : (size_t)rnd(1, 3));
+        const size_t tc = square == 1 ? 3 : (square == 2 && it % 2 ? 5 : (size_t)rnd(1, 3));
+        const size_t count = (size_t)rnd(1, 9);
+        const size_t xs = channels * (size_t)rnd(1, 2), xrs = xs * 16, wrs = tc * channels, pixel_step = xs;
+        const size_t xn = tr * xrs + count * pixel_step + tc * xs + channels, wn = tr * wrs;
         float *x = malloc(xn * sizeof(float)), *w = malloc(wn * sizeof(float)), *bias = malloc(channels * sizeof(float));
         for (size_t i = 0; i < xn; i++) x[i] = rndf();
         for (size_t i = 0; i < wn; i++) w[i] = rndf();
         for (size_t i = 0; i < channels; i++) bias[i] = rndf();
         float lower, upper;
         bounds(&lower, &upper);
-        float *got = malloc(4 * channels * sizeof(float)), *want = malloc(4 * channels * sizeof(float));
+        // One float past the outputs is a guard: masked tails must not write there.
+        float *got = malloc((count * channels + 1) * sizeof(float)), *want = malloc((count * channels + 1) * sizeof(float));
         t->f32_dwconv_pixel(x, w, channels, tr, tc, xs, xrs, wrs, bias, lower, upper, got);
         for (size_t c = 0; c < channels; c++) want[c] = ref_channel(x, w, c, channels, tr, tc, xs, xrs, wrs, bias, lower, upper);
         cases++;
         failed += !same_bits(got, want, channels);
-        if (t->f32_dwconv_pixels4) {
-            t->f32_dwconv_pixels4(x, w, channels, tr, tc, xs, xrs, wrs, pixel_step, bias, lower, upper, got);
-            for (size_t p = 0; p < 4; p++)
+        if (t->f32_dwconv_run) {
+            got[count * channels] = want[count * channels] = 12345.0f;
+            t->f32_dwconv_run(x, w, channels, tr, tc, xs, xrs, wrs, pixel_step, count, bias, lower, upper, got);
+            for (size_t p = 0; p < count; p++)
                 for (size_t c = 0; c < channels; c++)
                     want[p * channels + c] =
                         ref_channel(x + p * pixel_step, w, c, channels, tr, tc, xs, xrs, wrs, bias, lower, upper);
-            cases4++;
-            failed4 += !same_bits(got, want, 4 * channels);
+            runs++;
+            failed_runs += !same_bits(got, want, count * channels + 1);
         }
         free(x); free(w); free(bias); free(got); free(want);
     }
     result(name, "f32_dwconv_pixel", cases, failed);
-    if (cases4) result(name, "f32_dwconv_pixels4", cases4, failed4);
+    if (runs) result(name, "f32_dwconv_run", runs, failed_runs);
 }
 
 // ---------------------------------------------------------------- int16 GEMM and depthwise

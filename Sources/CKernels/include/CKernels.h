@@ -221,12 +221,20 @@ void omk_f32_dwconv_pixel_avx2(const float *x, const float *w, size_t channels, 
                               size_t tap_columns, size_t x_step, size_t x_row_step, size_t w_row_step,
                               const float *bias, float lower, float upper, float *out);
 
-/// Four consecutive output pixels of omk_f32_dwconv_pixel_avx2 with the same valid taps: pixel p
-/// reads `x + p * pixel_step` and writes `out + p * channels`; each output's order and rounding
-/// are omk_f32_dwconv_pixel_avx2's (AVX2; call only when omk_cpu_level() >= 1).
-void omk_f32_dwconv_pixels4_avx2(const float *x, const float *w, size_t channels, size_t tap_rows,
-                                 size_t tap_columns, size_t x_step, size_t x_row_step, size_t w_row_step,
-                                 size_t pixel_step, const float *bias, float lower, float upper, float *out);
+/// A run of `count` output pixels of omk_f32_dwconv_pixel_avx2 with the same valid taps: pixel p
+/// reads `x + p * pixel_step` and writes `out + p * channels`; each output's order and rounding are
+/// omk_f32_dwconv_pixel_avx2's (AVX2; call only when omk_cpu_level() >= 1). A whole 3×3 window keeps
+/// its weights in registers; the last channels are masked lanes rather than a scalar loop.
+void omk_f32_dwconv_run_avx2(const float *x, const float *w, size_t channels, size_t tap_rows, size_t tap_columns,
+                             size_t x_step, size_t x_row_step, size_t w_row_step, size_t pixel_step, size_t count,
+                             const float *bias, float lower, float upper, float *out);
+
+/// omk_f32_dwconv_run_avx2 with 16 channels per vector, whole 3×3 and 5×5 windows' weights in
+/// registers (AVX-512; call only when omk_cpu_level() >= 2). Same results, bit for bit.
+void omk_f32_dwconv_run_avx512(const float *x, const float *w, size_t channels, size_t tap_rows,
+                               size_t tap_columns, size_t x_step, size_t x_row_step, size_t w_row_step,
+                               size_t pixel_step, size_t count, const float *bias, float lower, float upper,
+                               float *out);
 
 /// A persistent thread pool: `threads - 1` workers that spin briefly between jobs (bounded in time:
 /// the CPU's pause hint, then yielding the CPU on every turn), then block until the next job or
@@ -347,9 +355,9 @@ typedef struct {
     void (*f32_dwconv_pixel)(const float *x, const float *w, size_t channels, size_t tap_rows, size_t tap_columns,
                              size_t x_step, size_t x_row_step, size_t w_row_step, const float *bias, float lower,
                              float upper, float *out);
-    void (*f32_dwconv_pixels4)(const float *x, const float *w, size_t channels, size_t tap_rows,
-                               size_t tap_columns, size_t x_step, size_t x_row_step, size_t w_row_step,
-                               size_t pixel_step, const float *bias, float lower, float upper, float *out);
+    void (*f32_dwconv_run)(const float *x, const float *w, size_t channels, size_t tap_rows, size_t tap_columns,
+                           size_t x_step, size_t x_row_step, size_t w_row_step, size_t pixel_step, size_t count,
+                           const float *bias, float lower, float upper, float *out);
     void (*q16_gemm_8x8)(const int16_t *const *a, size_t taps, size_t depth, const int16_t *b, int32_t *acc,
                          size_t ldacc);
     void (*q16_dwconv_pixel)(const int16_t *x, const int16_t *w, size_t channels, size_t tap_rows,
@@ -392,9 +400,9 @@ void omk_f32_gemv_16(const float *const *a, size_t taps, size_t depth, const flo
 void omk_f32_dwconv_pixel(const float *x, const float *w, size_t channels, size_t tap_rows, size_t tap_columns,
                           size_t x_step, size_t x_row_step, size_t w_row_step, const float *bias, float lower,
                           float upper, float *out);
-void omk_f32_dwconv_pixels4(const float *x, const float *w, size_t channels, size_t tap_rows, size_t tap_columns,
-                            size_t x_step, size_t x_row_step, size_t w_row_step, size_t pixel_step,
-                            const float *bias, float lower, float upper, float *out);
+void omk_f32_dwconv_run(const float *x, const float *w, size_t channels, size_t tap_rows, size_t tap_columns,
+                        size_t x_step, size_t x_row_step, size_t w_row_step, size_t pixel_step, size_t count,
+                        const float *bias, float lower, float upper, float *out);
 void omk_q16_gemm_8x8(const int16_t *const *a, size_t taps, size_t depth, const int16_t *b, int32_t *acc,
                       size_t ldacc);
 void omk_q16_dwconv_pixel(const int16_t *x, const int16_t *w, size_t channels, size_t tap_rows, size_t tap_columns,

@@ -15,7 +15,7 @@ enum CPUFeatures {
 
     /// Float GEMM tiles and GEMV (`omk_f32_gemm_8x16`, `omk_f32_gemv_16`).
     static let floatGemm = kernels.f32_gemm_8x16 != nil
-    /// Float depthwise pixels (`omk_f32_dwconv_pixel`, `omk_f32_dwconv_pixels4`).
+    /// Float depthwise pixels (`omk_f32_dwconv_pixel`, `omk_f32_dwconv_run`).
     static let floatDepthwise = kernels.f32_dwconv_pixel != nil
     /// The int16 GEMM tile (`omk_q16_gemm_8x8`) and depthwise pixel (`omk_q16_dwconv_pixel`).
     static let int16Gemm = kernels.q16_gemm_8x8 != nil

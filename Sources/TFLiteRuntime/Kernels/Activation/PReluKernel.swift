@@ -11,6 +11,9 @@ final class PReluKernel: OpKernel {
     private var quantized: QuantizedPReluParameters?
     /// int8 slopes of an int16 input, widened.
     private var wideAlpha: [Int16] = []
+    /// Float with one slope per channel of the innermost dimension (alpha `[1, ..., 1, C]`, the usual
+    /// case): the channel count, so that `eval` runs plain rows instead of the broadcast walk.
+    private var perChannel: Int?
 
     init(_ node: Node) throws { try node.expect(inputs: 2, outputs: 1) }
 
@@ -43,6 +46,11 @@ final class PReluKernel: OpKernel {
             throw node.error("broadcast shape \(shape) has too many elements")
         }
         self.plan = plan
+        let channels = x.shape.last ?? 0
+        let slopesPerChannel =
+            x.type == .float32 && channels > 0 && alpha.rank <= x.rank && alpha.shape.last == channels
+            && alpha.shape.dropLast().allSatisfy { $0 == 1 } && plan.outputShape == x.shape
+        perChannel = slopesPerChannel ? channels : nil
         if alpha.type != x.type { wideAlpha = [Int16](repeating: 0, count: alpha.elementCount) }
         try node.setOutput(0, type: x.type, shape: plan.outputShape)
     }
@@ -60,7 +68,43 @@ final class PReluKernel: OpKernel {
         let y = try node.elementwiseBuffer(try node.output(0), Float.self, role: "output")
         guard y.count == plan.outputCount else { throw node.error("output is not sized for the broadcast shape") }
         guard let px = x.baseAddress, let pa = alpha.baseAddress, let py = y.baseAddress else { return }
+        if let channels = perChannel, x.count == y.count, alpha.count == channels {
+            let rows = y.count / channels
+            parallelFor(rows, threads: node.threadCount, minimumPerThread: max(1, 32768 / channels)) { range in
+                PReluKernel.rows(px + range.lowerBound * channels, pa, py + range.lowerBound * channels, range.count, channels)
+            }
+            return
+        }
         plan.apply(PReluFunctor(), px, pa, py, threads: node.threadCount, minimumPerThread: 32768)
+    }
+
+    /// `rows` rows of `channels` values, one slope per channel.
+    @inline(never)
+    private static func rows(
+        _ x: UnsafePointer<Float>, _ alpha: UnsafePointer<Float>, _ y: UnsafeMutablePointer<Float>, _ rows: Int,
+        _ channels: Int
+    ) {
+        // Explicit vectors with a select: a branch per value mispredicts on every sign change.
+        typealias V = SIMD8<Float>
+        let raw = UnsafeRawPointer(alpha)
+        var x = x, y = y
+        for _ in 0..<rows {
+            var c = 0
+            while c + 8 <= channels {
+                let v = UnsafeRawPointer(x + c).loadUnaligned(as: V.self)
+                let a = raw.loadUnaligned(fromByteOffset: c * 4, as: V.self)
+                // `v >= 0 ? v : v * a`: a NaN, not below zero, stays itself (NaN either way).
+                UnsafeMutableRawPointer(y + c).storeBytes(of: v.replacing(with: v * a, where: v .< 0), as: V.self)
+                c += 8
+            }
+            while c < channels {
+                let v = x[c]
+                y[c] = v >= 0 ? v : v * alpha[c]
+                c += 1
+            }
+            x += channels
+            y += channels
+        }
     }
 }
 

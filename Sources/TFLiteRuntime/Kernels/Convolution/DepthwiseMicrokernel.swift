@@ -24,23 +24,23 @@ enum DepthwiseMicrokernel {
         let filterRowStride = g.filterWidth * channels
         let xStep = g.dilationWidth * channels
         let useAVX2 = CPUFeatures.floatDepthwise
+        // The output columns whose windows lie wholly inside the image in width: one C call for all.
+        let interior = useAVX2 && !rowsValid.isEmpty ? g.interiorOutputColumns : 0..<0
         var ox = 0
         while ox < g.outputWidth {
+            if ox == interior.lowerBound, !interior.isEmpty {
+                let firstX = image + (iy0 + rowsValid.lowerBound * g.dilationHeight) * inputRowStride
+                    + (ox * g.strideWidth - g.padLeft) * channels
+                let firstW = filter + rowsValid.lowerBound * filterRowStride
+                omk_f32_dwconv_run(
+                    firstX, firstW, channels, rowsValid.count, g.filterWidth, xStep, g.dilationHeight * inputRowStride,
+                    filterRowStride, g.strideWidth * channels, interior.count, bias, lower, upper, row + ox * channels)
+                ox = interior.upperBound
+                continue
+            }
             let columnsValid = g.validFilterColumns(outputColumn: ox)
             let ix0 = ox * g.strideWidth - g.padLeft
             let out = row + ox * channels
-            if useAVX2, !rowsValid.isEmpty, columnsValid.count == g.filterWidth, ox + 4 <= g.outputWidth,
-                g.validFilterColumns(outputColumn: ox + 3).count == g.filterWidth
-            {
-                // Four interior pixels at once (every filter column inside the image for all four).
-                let firstX = image + (iy0 + rowsValid.lowerBound * g.dilationHeight) * inputRowStride + ix0 * channels
-                let firstW = filter + rowsValid.lowerBound * filterRowStride
-                omk_f32_dwconv_pixels4(
-                    firstX, firstW, channels, rowsValid.count, g.filterWidth, xStep, g.dilationHeight * inputRowStride,
-                    filterRowStride, g.strideWidth * channels, bias, lower, upper, out)
-                ox += 4
-                continue
-            }
             defer { ox += 1 }
             guard !rowsValid.isEmpty, !columnsValid.isEmpty else {
                 // The window misses the image entirely (only with extreme padding): bias alone.

@@ -81,6 +81,18 @@ struct WindowGeometry: Equatable {
         return WindowGeometry.validTaps(origin: origin, size: inputWidth, filter: filterWidth, dilation: dilationWidth)
     }
 
+    /// The output columns whose every filter column lies inside the image (no padding on either
+    /// side), as a half-open range: `validFilterColumns` is the whole filter for these and only these.
+    var interiorOutputColumns: Range<Int> {
+        guard strideWidth > 0, outputWidth > 0 else { return 0..<0 }
+        // origin = ox * stride - padLeft must be >= 0 and origin + (filterWidth - 1) * dilation < inputWidth.
+        let lo = min(outputWidth, padLeft <= 0 ? 0 : (padLeft + strideWidth - 1) / strideWidth)
+        let limit = inputWidth - 1 - (filterWidth - 1) * dilationWidth + padLeft
+        guard limit >= 0 else { return lo..<lo }
+        let hi = min(outputWidth, limit / strideWidth + 1)
+        return lo..<max(lo, hi)
+    }
+
     /// Taps `k` in `0..<filter` with `0 <= origin + k * dilation < size`.
     @inline(__always)
     static func validTaps(origin: Int, size: Int, filter: Int, dilation: Int) -> Range<Int> {

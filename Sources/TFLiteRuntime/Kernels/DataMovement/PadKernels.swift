@@ -171,6 +171,21 @@ final class PadKernel: OpKernel {
             return
         }
         let rowLength = outShape[last], inputStrides = stridesOf(shape)
+        if (0..<last).allSatisfy({ paddings.before[$0] == 0 && paddings.after[$0] == 0 }) {
+            // Only the last dimension is padded (channels, say): row r copies input row r, with no
+            // coordinate walk.
+            let rows = outCount / rowLength
+            let left = paddings.before[last], width = shape[last], right = paddings.after[last]
+            parallelFor(rows, threads: threads, minimumPerThread: max(1, (1 << 16) / max(rowLength * es, 1))) { range in
+                for r in range {
+                    let out = output + r * rowLength * es
+                    MoveSupport.fill(out, count: left, pattern: value, elementSize: es)
+                    (out + left * es).copyMemory(from: input + r * width * es, byteCount: width * es)
+                    MoveSupport.fill(out + (left + width) * es, count: right, pattern: value, elementSize: es)
+                }
+            }
+            return
+        }
         forEachPaddedRow(outputShape: outShape, threads: threads, rowBytes: rowLength * es) { row, c in
             let out = output + row * rowLength * es
             var source = 0
