@@ -106,43 +106,58 @@ static OMK_TARGET inline __m256i tail_mask(size_t n) {
     } while (0)
 
 /// One block of up to 8 channels of a run of 3×3 pixels: the nine weights stay in registers and two
-/// pixels are computed at once (two independent chains).
+/// pixels are computed at once (two independent chains). With `S` > 0 the two pixels are S taps
+/// apart (`pixel_step == S * x_step`) and share the S + 3 input vectors of each filter row, each
+/// loaded once. `S` and `full` are constants in every caller.
 static OMK_TARGET inline __attribute__((always_inline)) void run3x3_block(
-    const float *x, const float *w, size_t channels, size_t x_step, size_t x_row_step, size_t w_row_step,
-    size_t pixel_step, size_t count, __m256 b, __m256 lo, __m256 hi, float *out, __m256i m, int full) {
-    const __m256 w0 = LD(w, m, full), w1 = LD(w + channels, m, full), w2 = LD(w + 2 * channels, m, full);
-    const __m256 w3 = LD(w + w_row_step, m, full), w4 = LD(w + w_row_step + channels, m, full);
-    const __m256 w5 = LD(w + w_row_step + 2 * channels, m, full), w6 = LD(w + 2 * w_row_step, m, full);
-    const __m256 w7 = LD(w + 2 * w_row_step + channels, m, full);
-    const __m256 w8 = LD(w + 2 * w_row_step + 2 * channels, m, full);
-#define TAP(a, xp, wv) a = madd8(a, LD(xp, m, full), wv)
-#define PIXEL_ROW(a, xr, wa, wb, wc)                                                                            \
-    TAP(a, xr, wa);                                                                                            \
-    TAP(a, (xr) + x_step, wb);                                                                                 \
-    TAP(a, (xr) + 2 * x_step, wc)
+    const int S, const float *x, const float *w, size_t channels, size_t x_step, size_t x_row_step,
+    size_t w_row_step, size_t pixel_step, size_t count, __m256 b, __m256 lo, __m256 hi, float *out, __m256i m,
+    int full) {
+    __m256 wv[9];
+    for (int ty = 0; ty < 3; ty++)
+        for (int tx = 0; tx < 3; tx++) wv[ty * 3 + tx] = LD(w + (size_t)ty * w_row_step + (size_t)tx * channels, m, full);
     size_t p = 0;
     for (; p + 2 <= count; p += 2) {
-        const float *x0 = x + p * pixel_step, *x1 = x0 + pixel_step;
         __m256 a0 = b, a1 = b;
-        PIXEL_ROW(a0, x0, w0, w1, w2);
-        PIXEL_ROW(a1, x1, w0, w1, w2);
-        PIXEL_ROW(a0, x0 + x_row_step, w3, w4, w5);
-        PIXEL_ROW(a1, x1 + x_row_step, w3, w4, w5);
-        PIXEL_ROW(a0, x0 + 2 * x_row_step, w6, w7, w8);
-        PIXEL_ROW(a1, x1 + 2 * x_row_step, w6, w7, w8);
+        const float *xr = x + p * pixel_step;
+        for (int ty = 0; ty < 3; ty++, xr += x_row_step) {
+            if (S > 0) {
+                __m256 col[5];
+                const float *xp = xr;
+                for (int j = 0; j < S + 3; j++, xp += x_step) col[j] = LD(xp, m, full);
+                for (int tx = 0; tx < 3; tx++) {
+                    a0 = madd8(a0, col[tx], wv[ty * 3 + tx]);
+                    a1 = madd8(a1, col[S + tx], wv[ty * 3 + tx]);
+                }
+            } else {
+                for (int tx = 0; tx < 3; tx++) {
+                    a0 = madd8(a0, LD(xr + (size_t)tx * x_step, m, full), wv[ty * 3 + tx]);
+                    a1 = madd8(a1, LD(xr + pixel_step + (size_t)tx * x_step, m, full), wv[ty * 3 + tx]);
+                }
+            }
+        }
         ST(out + p * channels, clamp8(a0, lo, hi), m, full);
         ST(out + (p + 1) * channels, clamp8(a1, lo, hi), m, full);
     }
     if (p < count) {
-        const float *x0 = x + p * pixel_step;
         __m256 a0 = b;
-        PIXEL_ROW(a0, x0, w0, w1, w2);
-        PIXEL_ROW(a0, x0 + x_row_step, w3, w4, w5);
-        PIXEL_ROW(a0, x0 + 2 * x_row_step, w6, w7, w8);
+        const float *xr = x + p * pixel_step;
+        for (int ty = 0; ty < 3; ty++, xr += x_row_step)
+            for (int tx = 0; tx < 3; tx++) a0 = madd8(a0, LD(xr + (size_t)tx * x_step, m, full), wv[ty * 3 + tx]);
         ST(out + p * channels, clamp8(a0, lo, hi), m, full);
     }
-#undef PIXEL_ROW
-#undef TAP
+}
+
+/// run3x3_block with the input sharing that the pixel spacing allows.
+static OMK_TARGET inline __attribute__((always_inline)) void run3x3(
+    const float *x, const float *w, size_t channels, size_t x_step, size_t x_row_step, size_t w_row_step,
+    size_t pixel_step, size_t count, __m256 b, __m256 lo, __m256 hi, float *out, __m256i m, int full) {
+    if (pixel_step == x_step)
+        run3x3_block(1, x, w, channels, x_step, x_row_step, w_row_step, pixel_step, count, b, lo, hi, out, m, full);
+    else if (pixel_step == 2 * x_step)
+        run3x3_block(2, x, w, channels, x_step, x_row_step, w_row_step, pixel_step, count, b, lo, hi, out, m, full);
+    else
+        run3x3_block(0, x, w, channels, x_step, x_row_step, w_row_step, pixel_step, count, b, lo, hi, out, m, full);
 }
 
 /// One block of up to 8 channels of a run of pixels with any taps: each tap's weights are loaded
@@ -203,8 +218,8 @@ OMK_TARGET void omk_f32_dwconv_run_avx2(const float *x, const float *w, size_t c
     for (; c + 8 <= channels; c += 8) {
         const __m256 b = _mm256_loadu_ps(bias + c);
         if (three)
-            run3x3_block(x + c, w + c, channels, x_step, x_row_step, w_row_step, pixel_step, count, b, lo, hi,
-                         out + c, all, 1);
+            run3x3(x + c, w + c, channels, x_step, x_row_step, w_row_step, pixel_step, count, b, lo, hi, out + c, all,
+                   1);
         else
             run_block(x + c, w + c, channels, tap_rows, tap_columns, x_step, x_row_step, w_row_step, pixel_step,
                       count, b, lo, hi, out + c, all, 1);
@@ -214,8 +229,7 @@ OMK_TARGET void omk_f32_dwconv_run_avx2(const float *x, const float *w, size_t c
         const __m256i m = tail_mask(channels - c);
         const __m256 b = _mm256_maskload_ps(bias + c, m);
         if (three)
-            run3x3_block(x + c, w + c, channels, x_step, x_row_step, w_row_step, pixel_step, count, b, lo, hi,
-                         out + c, m, 0);
+            run3x3(x + c, w + c, channels, x_step, x_row_step, w_row_step, pixel_step, count, b, lo, hi, out + c, m, 0);
         else
             run_block(x + c, w + c, channels, tap_rows, tap_columns, x_step, x_row_step, w_row_step, pixel_step,
                       count, b, lo, hi, out + c, m, 0);

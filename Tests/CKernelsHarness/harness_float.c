@@ -119,7 +119,7 @@ void test_f32_dwconv(const char *name, const omk_kernel_table *t) {
         const size_t tr = square == 1 ? 3 : (square == 2 && it % 2 ? 5 : (size_t)rnd(1, 3));
         const size_t tc = square == 1 ? 3 : (square == 2 && it % 2 ? 5 : (size_t)rnd(1, 3));
         const size_t count = (size_t)rnd(1, 9);
-        const size_t xs = channels * (size_t)rnd(1, 2), xrs = xs * 16, wrs = tc * channels, pixel_step = xs;
+        const size_t xs = channels * (size_t)rnd(1, 2), xrs = xs * 24, wrs = tc * channels, pixel_step = xs * (size_t)rnd(1, 3);
         const size_t xn = tr * xrs + count * pixel_step + tc * xs + channels, wn = tr * wrs;
         float *x = malloc(xn * sizeof(float)), *w = malloc(wn * sizeof(float)), *bias = malloc(channels * sizeof(float));
         for (size_t i = 0; i < xn; i++) x[i] = rndf();
