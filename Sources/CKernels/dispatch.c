@@ -75,12 +75,14 @@ static void fill(omk_kernel_table *t, int x86, int arm) {
     t->arm_level = arm;
     t->name = "portable";
     t->requantize_i32 = omk_requantize_i32;
+    t->f32_gemm_reorder = omk_f32_gemm_reorder_portable;
 #if defined(__x86_64__) || defined(__i386__)
     if (x86 >= 1) {
         t->name = x86 >= 3 ? "avx512+vnni" : (x86 >= 2 ? "avx512" : "avx2+fma");
         t->f32_gemm_8x16 = x86 >= 2 ? omk_f32_gemm_8x16_avx512 : omk_f32_gemm_8x16_avx2;
         t->f32_gemv_16 = x86 >= 2 ? omk_f32_gemv_16_avx512 : omk_f32_gemv_16_avx2;
         t->f32_dwconv_pixel = omk_f32_dwconv_pixel_avx2;
+        t->f32_gemm_reorder = x86 >= 2 ? omk_f32_gemm_reorder_avx512 : omk_f32_gemm_reorder_avx2;
         t->f32_dwconv_run = x86 >= 2 ? omk_f32_dwconv_run_avx512 : omk_f32_dwconv_run_avx2;
         t->q16_gemm_8x8 = omk_q16_gemm_8x8_avx2;
         t->q16_dwconv_pixel = omk_q16_dwconv_pixel_avx2;
@@ -166,6 +168,13 @@ void omk_f32_dwconv_pixel(const float *x, const float *w, size_t channels, size_
                           float upper, float *out) {
     omk_kernels()->f32_dwconv_pixel(x, w, channels, tap_rows, tap_columns, x_step, x_row_step, w_row_step, bias,
                                     lower, upper, out);
+}
+
+void omk_f32_gemm_reorder(const float *const *a, size_t mr, size_t rows, size_t taps, size_t depth, const float *b,
+                          size_t nr, size_t lane_begin, size_t lane_end, size_t four_way_begin, int gemv_combine,
+                          const float *bias, float lower, float upper, float *c, size_t ldc) {
+    omk_kernels()->f32_gemm_reorder(a, mr, rows, taps, depth, b, nr, lane_begin, lane_end, four_way_begin, gemv_combine,
+                                    bias, lower, upper, c, ldc);
 }
 
 void omk_f32_dwconv_run(const float *x, const float *w, size_t channels, size_t tap_rows, size_t tap_columns,

@@ -107,6 +107,27 @@ void omk_f32_window_rows(const omk_f32_window *g, size_t first, size_t count, si
     const size_t row_length = g->filter_height * window_row;
     const size_t line_stride = g->input_width * channels;
     pixel_cursor cursor = cursor_at(g, first);
+    if (count == mr && cursor.ox + mr <= g->output_width) {
+        // The usual tile: one output row, so one input row per filter row. When the whole tile's
+        // windows lie inside the image in width, each pointer is the row's start plus a stride.
+        ptrdiff_t iy0, ix0;
+        const float *image = window_origin(g, &cursor, &iy0, &ix0);
+        const ptrdiff_t last_ix = ix0 + (ptrdiff_t)((mr - 1) * g->stride_width) + (ptrdiff_t)g->filter_width;
+        if (ix0 >= 0 && last_ix <= (ptrdiff_t)g->input_width) {
+            const size_t step = g->stride_width * channels;
+            for (size_t ky = 0; ky < g->filter_height; ky++) {
+                const ptrdiff_t iy = iy0 + (ptrdiff_t)(ky * g->dilation_height);
+                const float **slot = pointers + ky * mr;
+                if (iy < 0 || iy >= (ptrdiff_t)g->input_height) {
+                    for (size_t r = 0; r < mr; r++) slot[r] = zero;
+                    continue;
+                }
+                const float *start = image + (size_t)iy * line_stride + (size_t)ix0 * channels;
+                for (size_t r = 0; r < mr; r++) slot[r] = start + r * step;
+            }
+            return;
+        }
+    }
     for (size_t r = 0; r < mr; r++, next_pixel(g, &cursor)) {
         if (r >= count) {
             for (size_t ky = 0; ky < g->filter_height; ky++) pointers[ky * mr + r] = pointers[ky * mr + count - 1];

@@ -4,92 +4,180 @@
 // without FMA): no fused multiply-adds, not even ones the compiler could form.
 #pragma STDC FP_CONTRACT OFF
 
-/// Rows computed together: the inner loops run over them, so the compiler vectorizes across rows.
-#define ROWS 8
-/// (tap, k) steps transposed at a time into the row-major scratch below (a multiple of 8, so that
-/// the position of a step within its group of 2 or 4 is its position within the chunk).
+/// (tap, k) steps copied at a time into each row's contiguous buffer (a multiple of 8, so that a
+/// step's position within its group of 2, 4 or 8 is its position within the chunk).
 #define CHUNK 128
 /// Most lanes (columns of a packed panel) one call handles.
 #define LANES 16
+
+// The loops over rows, over the steps of a group and over the partial sums have constant trip
+// counts: unrolled completely, the accumulators stay in registers (an indexed array would not).
+#if defined(__clang__)
+#define REORDER_UNROLL _Pragma("clang loop unroll(full)")
+#else
+#define REORDER_UNROLL _Pragma("GCC unroll 8")
+#endif
+
+// Vectors across the lanes of a panel (the natural direction of the packed weights), written with
+// the compilers' vector extensions so that each wrapper below gets its own instructions: AVX-512
+// or AVX2 on x86, NEON on aarch64, SSE2 in the portable x86 build.
+typedef float reorder_v8 __attribute__((vector_size(32), aligned(4), __may_alias__));
+typedef float reorder_v16 __attribute__((vector_size(64), aligned(4), __may_alias__));
+
+#define REORDER_NAME reorder_8x4
+#define REORDER_VT reorder_v8
+#define REORDER_VL 8
+#define REORDER_R 4
+#include "f32_gemm_reorder_body.h"
+#undef REORDER_NAME
+#undef REORDER_VT
+#undef REORDER_VL
+#undef REORDER_R
+
+#define REORDER_NAME reorder_16x4
+#define REORDER_VT reorder_v16
+#define REORDER_VL 16
+#define REORDER_R 4
+#include "f32_gemm_reorder_body.h"
+#undef REORDER_NAME
+#undef REORDER_VT
+#undef REORDER_VL
+#undef REORDER_R
+
+#define REORDER_NAME reorder_8x2
+#define REORDER_VT reorder_v8
+#define REORDER_VL 8
+#define REORDER_R 2
+#include "f32_gemm_reorder_body.h"
+#undef REORDER_NAME
+#undef REORDER_VT
+#undef REORDER_VL
+#undef REORDER_R
+
+#define REORDER_NAME reorder_16x1
+#define REORDER_VT reorder_v16
+#define REORDER_VL 16
+#define REORDER_R 1
+#include "f32_gemm_reorder_body.h"
+#undef REORDER_NAME
+#undef REORDER_VT
+#undef REORDER_VL
+#undef REORDER_R
 
 static inline float clamp(float v, float lower, float upper) {
     // NaN passes through, as in TFLite's std::min(std::max(x, lo), hi).
     return v < lower ? lower : (v > upper ? upper : v);
 }
 
-void omk_f32_gemm_reorder(const float *const *a, size_t mr, size_t rows, size_t taps, size_t depth,
-                          const float *b, size_t nr, size_t lane_begin, size_t lane_end, size_t four_way_begin,
-                          int gemv_combine, const float *bias, float lower, float upper, float *c, size_t ldc) {
+/// Stores rows `r0 ..< r0 + n` (at most `R`) of lanes [lane_begin, lane_end): the even/odd sum below
+/// `four_way_begin`, the four-way sum from it, plus the bias, clamped.
+static inline __attribute__((always_inline)) void store_rows(const int R, const int VL, const float *eo,
+                                                             const float *four, size_t r0, size_t n, size_t lane_base,
+                                                             size_t lane_begin, size_t lane_end,
+                                                             size_t four_way_begin, const float *bias, float lower,
+                                                             float upper, float *c, size_t ldc) {
+    // Two plain runs of lanes (a per-lane choice between the arrays became a gather).
+    const size_t split = four_way_begin < lane_begin ? lane_begin : (four_way_begin > lane_end ? lane_end : four_way_begin);
+    for (size_t r = 0; r < n && r < (size_t)R; r++) {
+        float *out = c + (r0 + r) * ldc;
+        const float *e = eo + r * (size_t)VL - lane_base, *f = four + r * (size_t)VL - lane_base;
+        for (size_t l = lane_begin; l < split; l++) out[l] = clamp(e[l] + bias[l], lower, upper);
+        for (size_t l = split; l < lane_end; l++) out[l] = clamp(f[l] + bias[l], lower, upper);
+    }
+}
+
+/// Calls FN with need_eo and need_four as constants, so that each combination is compiled on its own
+/// and keeps only the accumulators it uses in registers.
+#define REORDER_CALL(FN, ...)                                                                                   \
+    do {                                                                                                       \
+        if (need_eo && need_four) FN(__VA_ARGS__, 1, 1);                                                       \
+        else if (need_eo) FN(__VA_ARGS__, 1, 0);                                                               \
+        else FN(__VA_ARGS__, 0, 1);                                                                            \
+    } while (0)
+
+/// The kernel for one instruction set: `wide` picks the row counts that fit its registers
+/// (2: 32 AVX-512 registers, 4 rows per call; otherwise 2 rows of 8 lanes or 1 row of 16).
+static inline __attribute__((always_inline)) void reorder(const int wide, const float *const *a, size_t mr,
+                                                          size_t rows, size_t taps, size_t depth, const float *b,
+                                                          size_t nr, size_t lane_begin, size_t lane_end,
+                                                          size_t four_way_begin, int gemv_combine, const float *bias,
+                                                          float lower, float upper, float *c, size_t ldc) {
     if (lane_end > nr) lane_end = nr;
     if (lane_end > LANES) lane_end = LANES;
     if (rows == 0 || lane_begin >= lane_end || depth == 0) return;
-    const size_t total = taps * depth;
-    float xt[CHUNK][ROWS];
-    float acc[LANES][4][ROWS];
-    float sum[LANES][ROWS];
-    int combined[LANES];
-    for (size_t r0 = 0; r0 < rows; r0 += ROWS) {
-        const size_t n = rows - r0 < ROWS ? rows - r0 : ROWS;
-        for (size_t l = lane_begin; l < lane_end; l++) {
-            for (int s = 0; s < 4; s++)
-                for (int r = 0; r < ROWS; r++) acc[l][s][r] = 0;
-            combined[l] = 0;
+    const int need_eo = lane_begin < four_way_begin, need_four = lane_end > four_way_begin;
+    // 8 lanes when the wanted lanes fit one aligned group of 8 (the usual few channels past the last
+    // multiple of 8), else all 16.
+    const size_t base8 = lane_begin / 8 * 8;
+    const int narrow = lane_end <= base8 + 8 && base8 + 8 <= nr;
+    float eo[4 * 16], four[4 * 16];
+    if (narrow && wide) {
+        for (size_t r0 = 0; r0 < rows; r0 += 4) {
+            const size_t n = rows - r0;
+            REORDER_CALL(reorder_8x4, a, mr, r0, n < 4 ? n : 4, taps, depth, b, nr, base8, gemv_combine,
+                        (float(*)[8])eo, (float(*)[8])four);
+            store_rows(4, 8, eo, four, r0, n, base8, lane_begin, lane_end, four_way_begin, bias, lower, upper, c, ldc);
         }
-        size_t t = 0, k = 0;
-        for (size_t base = 0; base < total; base += CHUNK) {
-            const size_t m = total - base < CHUNK ? total - base : CHUNK;
-            // Transpose this chunk of the rows' (tap, k) values: xt[j][r]. Rows past `n` repeat
-            // the last one (their results are not stored).
-            for (size_t j = 0; j < m; j++) {
-                for (size_t r = 0; r < ROWS; r++) xt[j][r] = a[t * mr + r0 + (r < n ? r : n - 1)][k];
-                if (++k == depth) {
-                    k = 0;
-                    t++;
-                }
-            }
-            for (size_t l = lane_begin; l < lane_end; l++) {
-                const int four = l >= four_way_begin;
-                // Up to the last multiple of 4 (four-way) or 8 (even/odd) in partial sums, the rest
-                // added one by one to their combination.
-                const size_t blocked = four ? total / 4 * 4 : total / 8 * 8;
-                const float *w = b + base * nr + l;
-                size_t j = 0;
-                const size_t jb = blocked > base ? (blocked - base < m ? blocked - base : m) : 0;
-                if (four) {
-                    for (; j + 4 <= jb; j += 4) {
-                        for (int s = 0; s < 4; s++) {
-                            const float wk = w[(j + s) * nr];
-                            for (int r = 0; r < ROWS; r++) acc[l][s][r] += xt[j + s][r] * wk;
-                        }
-                    }
-                } else {
-                    for (; j + 2 <= jb; j += 2) {
-                        for (int s = 0; s < 2; s++) {
-                            const float wk = w[(j + s) * nr];
-                            for (int r = 0; r < ROWS; r++) acc[l][s][r] += xt[j + s][r] * wk;
-                        }
-                    }
-                }
-                for (; j < m; j++) {
-                    if (!combined[l]) {
-                        for (int r = 0; r < ROWS; r++)
-                            sum[l][r] = four ? (gemv_combine ? (acc[l][0][r] + acc[l][2][r]) + (acc[l][1][r] + acc[l][3][r]) : (acc[l][0][r] + acc[l][1][r]) + (acc[l][2][r] + acc[l][3][r]))
-                                             : acc[l][0][r] + acc[l][1][r];
-                        combined[l] = 1;
-                    }
-                    const float wk = w[j * nr];
-                    for (int r = 0; r < ROWS; r++) sum[l][r] += xt[j][r] * wk;
-                }
-            }
+    } else if (narrow) {
+        for (size_t r0 = 0; r0 < rows; r0 += 2) {
+            const size_t n = rows - r0;
+            REORDER_CALL(reorder_8x2, a, mr, r0, n < 2 ? n : 2, taps, depth, b, nr, base8, gemv_combine,
+                        (float(*)[8])eo, (float(*)[8])four);
+            store_rows(2, 8, eo, four, r0, n, base8, lane_begin, lane_end, four_way_begin, bias, lower, upper, c, ldc);
         }
-        for (size_t l = lane_begin; l < lane_end; l++) {
-            const int four = l >= four_way_begin;
-            if (!combined[l]) {
-                for (int r = 0; r < ROWS; r++)
-                    sum[l][r] = four ? (gemv_combine ? (acc[l][0][r] + acc[l][2][r]) + (acc[l][1][r] + acc[l][3][r]) : (acc[l][0][r] + acc[l][1][r]) + (acc[l][2][r] + acc[l][3][r]))
-                                     : acc[l][0][r] + acc[l][1][r];
-            }
-            for (size_t r = 0; r < n; r++) c[(r0 + r) * ldc + l] = clamp(sum[l][r] + bias[l], lower, upper);
+    } else if (wide) {
+        for (size_t r0 = 0; r0 < rows; r0 += 4) {
+            const size_t n = rows - r0;
+            REORDER_CALL(reorder_16x4, a, mr, r0, n < 4 ? n : 4, taps, depth, b, nr, 0, gemv_combine,
+                         (float(*)[16])eo, (float(*)[16])four);
+            store_rows(4, 16, eo, four, r0, n, 0, lane_begin, lane_end, four_way_begin, bias, lower, upper, c, ldc);
+        }
+    } else {
+        for (size_t r0 = 0; r0 < rows; r0++) {
+            REORDER_CALL(reorder_16x1, a, mr, r0, 1, taps, depth, b, nr, 0, gemv_combine, (float(*)[16])eo,
+                         (float(*)[16])four);
+            store_rows(1, 16, eo, four, r0, 1, 0, lane_begin, lane_end, four_way_begin, bias, lower, upper, c, ldc);
         }
     }
 }
+
+void omk_f32_gemm_reorder_portable(const float *const *a, size_t mr, size_t rows, size_t taps, size_t depth,
+                                   const float *b, size_t nr, size_t lane_begin, size_t lane_end,
+                                   size_t four_way_begin, int gemv_combine, const float *bias, float lower,
+                                   float upper, float *c, size_t ldc) {
+    reorder(0, a, mr, rows, taps, depth, b, nr, lane_begin, lane_end, four_way_begin, gemv_combine, bias, lower, upper,
+            c, ldc);
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+__attribute__((target("avx2,fma"))) void omk_f32_gemm_reorder_avx2(
+    const float *const *a, size_t mr, size_t rows, size_t taps, size_t depth, const float *b, size_t nr,
+    size_t lane_begin, size_t lane_end, size_t four_way_begin, int gemv_combine, const float *bias, float lower,
+    float upper, float *c, size_t ldc) {
+    reorder(0, a, mr, rows, taps, depth, b, nr, lane_begin, lane_end, four_way_begin, gemv_combine, bias, lower, upper,
+            c, ldc);
+}
+
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,fma"))) void omk_f32_gemm_reorder_avx512(
+    const float *const *a, size_t mr, size_t rows, size_t taps, size_t depth, const float *b, size_t nr,
+    size_t lane_begin, size_t lane_end, size_t four_way_begin, int gemv_combine, const float *bias, float lower,
+    float upper, float *c, size_t ldc) {
+    reorder(1, a, mr, rows, taps, depth, b, nr, lane_begin, lane_end, four_way_begin, gemv_combine, bias, lower, upper,
+            c, ldc);
+}
+#else
+void omk_f32_gemm_reorder_avx2(const float *const *a, size_t mr, size_t rows, size_t taps, size_t depth,
+                               const float *b, size_t nr, size_t lane_begin, size_t lane_end, size_t four_way_begin,
+                               int gemv_combine, const float *bias, float lower, float upper, float *c, size_t ldc) {
+    omk_f32_gemm_reorder_portable(a, mr, rows, taps, depth, b, nr, lane_begin, lane_end, four_way_begin,
+                                  gemv_combine, bias, lower, upper, c, ldc);
+}
+
+void omk_f32_gemm_reorder_avx512(const float *const *a, size_t mr, size_t rows, size_t taps, size_t depth,
+                                 const float *b, size_t nr, size_t lane_begin, size_t lane_end,
+                                 size_t four_way_begin, int gemv_combine, const float *bias, float lower, float upper,
+                                 float *c, size_t ldc) {
+    omk_f32_gemm_reorder_portable(a, mr, rows, taps, depth, b, nr, lane_begin, lane_end, four_way_begin,
+                                  gemv_combine, bias, lower, upper, c, ldc);
+}
+#endif

@@ -68,6 +68,7 @@ float clampf(float v, float lo, float hi) {
 static void run_table(const char *name, const omk_kernel_table *t) {
     test_f32_gemm(name, t);
     test_f32_dwconv(name, t);
+    test_f32_reorder(name, t);
     test_q16(name, t);
     test_requantize(name, t);
     test_requantize_to_8(name, t);
@@ -85,6 +86,7 @@ static omk_kernel_table neutral(void) {
     if (t.f32_gemv_16) t.f32_gemv_16 = omk_f32_gemv_16;
     if (t.f32_dwconv_pixel) t.f32_dwconv_pixel = omk_f32_dwconv_pixel;
     if (t.f32_dwconv_run) t.f32_dwconv_run = omk_f32_dwconv_run;
+    t.f32_gemm_reorder = omk_f32_gemm_reorder;
     if (t.q16_gemm_8x8) t.q16_gemm_8x8 = omk_q16_gemm_8x8;
     if (t.q16_dwconv_pixel) t.q16_dwconv_pixel = omk_q16_dwconv_pixel;
     if (t.q8_gemm) t.q8_gemm = omk_q8_gemm;

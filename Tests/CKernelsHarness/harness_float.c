@@ -149,6 +149,68 @@ void test_f32_dwconv(const char *name, const omk_kernel_table *t) {
     if (runs) result(name, "f32_dwconv_run", runs, failed_runs);
 }
 
+// ---------------------------------------------------------------- float GEMM in Eigen's other orders
+
+/// One output of omk_f32_gemm_reorder's contract, one product at a time: even/odd (two sums over
+/// the even and odd steps up to the last multiple of 8, added, then the rest) or four-way (four
+/// sums over the steps mod 4 up to the last multiple of 4, combined, then the rest).
+static float ref_reorder(const float *const *a, size_t mr, size_t r, size_t taps, size_t depth, const float *b,
+                         size_t nr, size_t lane, int four, int gemv_combine) {
+    const size_t total = taps * depth, blocked = four ? total / 4 * 4 : total / 8 * 8;
+    float s[4] = {0, 0, 0, 0}, sum;
+    size_t j = 0;
+    for (; j < blocked; j++) {
+        const float product = a[(j / depth) * mr + r][j % depth] * b[j * nr + lane];
+        if (four) s[j % 4] = s[j % 4] + product;
+        else s[j % 2] = s[j % 2] + product;
+    }
+    if (!four) sum = s[0] + s[1];
+    else if (gemv_combine) sum = (s[0] + s[2]) + (s[1] + s[3]);
+    else sum = (s[0] + s[1]) + (s[2] + s[3]);
+    for (; j < total; j++) {
+        const float product = a[(j / depth) * mr + r][j % depth] * b[j * nr + lane];
+        sum = sum + product;
+    }
+    return sum;
+}
+
+void test_f32_reorder(const char *name, const omk_kernel_table *t) {
+    if (!t->f32_gemm_reorder) return;
+    int cases = 0, failed = 0;
+    enum { MR = 8, NR = 16 };
+    for (int it = 0; it < 300; it++) {
+        const size_t taps = (size_t)rnd(1, 3), depth = (size_t)(it < 40 ? it + 1 : rnd(1, 300));
+        const size_t rows = (size_t)rnd(1, MR);
+        size_t lane_begin = (size_t)rnd(0, NR - 1), lane_end = (size_t)rnd(1, NR);
+        if (lane_end <= lane_begin) lane_end = lane_begin + 1;
+        const size_t four_way_begin = (size_t)rnd(0, NR);
+        const int gemv_combine = rnd(0, 1);
+        float *data = malloc(taps * MR * depth * sizeof(float)), *b = malloc(taps * depth * NR * sizeof(float));
+        const float *ptr[3 * MR];
+        for (size_t i = 0; i < taps * MR * depth; i++) data[i] = rndf();
+        for (size_t i = 0; i < taps * MR; i++) ptr[i] = data + i * depth;
+        for (size_t i = 0; i < taps * depth * NR; i++) b[i] = rndf();
+        float bias[NR], lower, upper;
+        for (int i = 0; i < NR; i++) bias[i] = rndf();
+        bounds(&lower, &upper);
+        // Row stride NR + 1: the lanes that are not asked for must keep their guard value.
+        float got[MR * (NR + 1)], want[MR * (NR + 1)];
+        for (int i = 0; i < MR * (NR + 1); i++) got[i] = want[i] = -7777.0f;
+        t->f32_gemm_reorder(ptr, MR, rows, taps, depth, b, NR, lane_begin, lane_end, four_way_begin, gemv_combine, bias,
+                            lower, upper, got, NR + 1);
+        for (size_t r = 0; r < rows; r++)
+            for (size_t l = lane_begin; l < lane_end; l++) {
+                const float sum = ref_reorder(ptr, MR, r, taps, depth, b, NR, l, l >= four_way_begin, gemv_combine);
+                want[r * (NR + 1) + l] = clampf(sum + bias[l], lower, upper);
+            }
+        cases++;
+        failed += !same_bits(got, want, MR * (NR + 1));
+        free(data);
+        free(b);
+    }
+    result(name, "f32_gemm_reorder", cases, failed);
+}
+
 // ---------------------------------------------------------------- int16 GEMM and depthwise
 
 static int16_t rnd16(int edge) {

@@ -42,7 +42,21 @@ void omk_f32_gemv_16_avx512(const float *const *a, size_t taps, size_t depth, co
 /// `gemv_combine` (its matrix-vector order), then the rest); then the bias, clamped.
 /// `a[tap * mr + r]` points at row r's `depth` values (r < rows); `b` is the panel ([taps * depth]
 /// steps of `nr` weights); `bias` and `c` (row stride `ldc`) start at the panel's first column.
-/// Portable C that compilers vectorize across rows; products are rounded before they are added.
+/// Vectorized across the panel's lanes (8 when the wanted lanes fit one aligned group of 8, else 16)
+/// and a few rows at a time; products are rounded before they are added. The ISA-neutral entry
+/// point calls this CPU's table entry (never NULL); `_portable` is plain C (the compiler's vectors),
+/// `_avx2` needs omk_cpu_level() >= 1 and `_avx512` >= 2. All give the same bits.
+void omk_f32_gemm_reorder_portable(const float *const *a, size_t mr, size_t rows, size_t taps, size_t depth,
+                                   const float *b, size_t nr, size_t lane_begin, size_t lane_end,
+                                   size_t four_way_begin, int gemv_combine, const float *bias, float lower,
+                                   float upper, float *c, size_t ldc);
+void omk_f32_gemm_reorder_avx2(const float *const *a, size_t mr, size_t rows, size_t taps, size_t depth,
+                               const float *b, size_t nr, size_t lane_begin, size_t lane_end, size_t four_way_begin,
+                               int gemv_combine, const float *bias, float lower, float upper, float *c, size_t ldc);
+void omk_f32_gemm_reorder_avx512(const float *const *a, size_t mr, size_t rows, size_t taps, size_t depth,
+                                 const float *b, size_t nr, size_t lane_begin, size_t lane_end,
+                                 size_t four_way_begin, int gemv_combine, const float *bias, float lower, float upper,
+                                 float *c, size_t ldc);
 void omk_f32_gemm_reorder(const float *const *a, size_t mr, size_t rows, size_t taps, size_t depth,
                           const float *b, size_t nr, size_t lane_begin, size_t lane_end, size_t four_way_begin,
                           int gemv_combine, const float *bias, float lower, float upper, float *c, size_t ldc);
@@ -339,7 +353,7 @@ void omk_q8_pack_weights_words(const uint8_t *src, size_t depth, size_t columns,
 /// `OPENMLKIT_KERNELS` lowers the choice, never raises it: `portable` (no C SIMD kernel), `avx2`,
 /// `avx512` on x86; `neon`, `dotprod`, `i8mm` on aarch64 (a value for the other architecture, or an
 /// unknown one, changes nothing). A NULL entry means "no C kernel here: use the portable Swift
-/// path"; the requantization entry is never NULL (portable C at worst). Each entry has the contract
+/// path"; the requantization and float-reorder entries are never NULL (portable C at worst). Each entry has the contract
 /// of the ISA-specific function documented below; the ISA-neutral `omk_*` entry points call them.
 typedef struct {
     /// A short name of the choice ("avx512+vnni", "neon+dotprod", "portable", ...).
@@ -355,6 +369,9 @@ typedef struct {
     void (*f32_dwconv_pixel)(const float *x, const float *w, size_t channels, size_t tap_rows, size_t tap_columns,
                              size_t x_step, size_t x_row_step, size_t w_row_step, const float *bias, float lower,
                              float upper, float *out);
+    void (*f32_gemm_reorder)(const float *const *a, size_t mr, size_t rows, size_t taps, size_t depth,
+                             const float *b, size_t nr, size_t lane_begin, size_t lane_end, size_t four_way_begin,
+                             int gemv_combine, const float *bias, float lower, float upper, float *c, size_t ldc);
     void (*f32_dwconv_run)(const float *x, const float *w, size_t channels, size_t tap_rows, size_t tap_columns,
                            size_t x_step, size_t x_row_step, size_t w_row_step, size_t pixel_step, size_t count,
                            const float *bias, float lower, float upper, float *out);
