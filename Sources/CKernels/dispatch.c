@@ -93,6 +93,7 @@ static void fill(omk_kernel_table *t, int x86, int arm) {
         t->q8_dwconv_fallback = x86 >= 3 ? 1 : 0;
     }
     if (x86 >= 2) {
+        t->q16_gemm_8x16 = x86 >= 3 ? omk_q16_gemm_8x16_vnni : omk_q16_gemm_8x16_avx512;
         t->requantize_i32_to_8 = omk_requantize_i32_to_8_avx512;
         t->requantize_gemm_to_8 = omk_requantize_gemm_to_8_avx512;
     }
@@ -187,6 +188,11 @@ void omk_f32_dwconv_run(const float *x, const float *w, size_t channels, size_t 
 void omk_q16_gemm_8x8(const int16_t *const *a, size_t taps, size_t depth, const int16_t *b, int32_t *acc,
                       size_t ldacc) {
     omk_kernels()->q16_gemm_8x8(a, taps, depth, b, acc, ldacc);
+}
+
+void omk_q16_gemm_8x16(const int16_t *const *a, size_t taps, size_t depth, const int16_t *b0, const int16_t *b1,
+                       int32_t *acc, size_t ldacc) {
+    omk_kernels()->q16_gemm_8x16(a, taps, depth, b0, b1, acc, ldacc);
 }
 
 void omk_q16_dwconv_pixel(const int16_t *x, const int16_t *w, size_t channels, size_t tap_rows, size_t tap_columns,

@@ -88,6 +88,7 @@ static omk_kernel_table neutral(void) {
     if (t.f32_dwconv_run) t.f32_dwconv_run = omk_f32_dwconv_run;
     t.f32_gemm_reorder = omk_f32_gemm_reorder;
     if (t.q16_gemm_8x8) t.q16_gemm_8x8 = omk_q16_gemm_8x8;
+    if (t.q16_gemm_8x16) t.q16_gemm_8x16 = omk_q16_gemm_8x16;
     if (t.q16_dwconv_pixel) t.q16_dwconv_pixel = omk_q16_dwconv_pixel;
     if (t.q8_gemm) t.q8_gemm = omk_q8_gemm;
     if (t.q8_conv) t.q8_conv = omk_q8_conv;

@@ -220,7 +220,7 @@ static int16_t rnd16(int edge) {
 
 void test_q16(const char *name, const omk_kernel_table *t) {
     if (t->q16_gemm_8x8) {
-        int cases = 0, failed = 0;
+        int cases = 0, failed = 0, cases16 = 0, failed16 = 0;
         for (int it = 0; it < 200; it++) {
             const int edge = it % 5 == 0;
             const size_t taps = (size_t)rnd(1, 3), depth = (size_t)(it < 3 ? it + 1 : rnd(1, 60)), pairs = (depth + 1) / 2;
@@ -248,10 +248,36 @@ void test_q16(const char *name, const omk_kernel_table *t) {
             }
             cases++;
             failed += memcmp(got, want, sizeof got) != 0;
+            if (t->q16_gemm_8x16) {
+                // A second panel of other weights: columns 8-15 must be its 8-column result.
+                int16_t *b2 = malloc(taps * pairs * 16 * 2);
+                for (size_t i = 0; i < taps * pairs * 16; i++) b2[i] = rnd16(edge);
+                if (depth & 1)
+                    for (size_t tp = 0; tp < taps; tp++)
+                        for (int j = 0; j < 8; j++) b2[(tp * pairs + pairs - 1) * 16 + 2 * j + 1] = 0;
+                int32_t got16[8 * 17];
+                memset(got16, 0x55, sizeof got16);
+                t->q16_gemm_8x16(ptr, taps, depth, b, b2, got16, 17);
+                int bad = 0;
+                for (int r = 0; r < 8; r++)
+                    for (int j = 0; j < 16; j++) {
+                        uint32_t s = 0;
+                        const int16_t *bb = j < 8 ? b : b2;
+                        for (size_t tp = 0; tp < taps; tp++)
+                            for (size_t k = 0; k < depth; k++)
+                                s += (uint32_t)((int32_t)ptr[tp * 8 + r][k] * bb[(tp * pairs + k / 2) * 16 + 2 * (j % 8) + k % 2]);
+                        bad |= got16[r * 17 + j] != (int32_t)s;
+                    }
+                free(b2);
+                for (int r = 0; r < 8; r++) bad |= got16[r * 17 + 16] != 0x55555555;
+                cases16++;
+                failed16 += bad;
+            }
             free(data);
             free(b);
         }
         result(name, "q16_gemm_8x8", cases, failed);
+        if (cases16) result(name, "q16_gemm_8x16", cases16, failed16);
     }
     if (t->q16_dwconv_pixel) {
         int cases = 0, failed = 0;

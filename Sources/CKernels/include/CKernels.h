@@ -69,6 +69,14 @@ void omk_f32_gemm_reorder(const float *const *a, size_t mr, size_t rows, size_t 
 void omk_q16_gemm_8x8_avx2(const int16_t *const *a, size_t taps, size_t depth, const int16_t *b, int32_t *acc,
                            size_t ldacc);
 
+/// omk_q16_gemm_8x8_avx2 on two adjacent packed panels at once (`b0`, `b1`: columns 0-7 and 8-15 of
+/// a 16-column block, whose accumulators land at `acc[r * ldacc + 0..<16]`): the same integers.
+/// `_avx512` (vpmaddwd + vpaddd) needs omk_cpu_level() >= 2, `_vnni` (vpdpwssd) >= 3.
+void omk_q16_gemm_8x16_avx512(const int16_t *const *a, size_t taps, size_t depth, const int16_t *b0,
+                              const int16_t *b1, int32_t *acc, size_t ldacc);
+void omk_q16_gemm_8x16_vnni(const int16_t *const *a, size_t taps, size_t depth, const int16_t *b0, const int16_t *b1,
+                            int32_t *acc, size_t ldacc);
+
 /// A quantized 8-bit GEMM with its output stage, for `omk_q8_gemm_vnni` / `omk_q8_conv_vnni`.
 ///
 /// `weights` holds the filter as signed bytes packed in column groups of 64 (the last group may be
@@ -171,6 +179,26 @@ typedef struct {
     /// 1 for int8 activations, 0 for uint8.
     int activations_signed;
 } omk_q8_dwconv_shape;
+
+/// The geometry of a dynamic-range convolution's int16 input (one image after another, NHWC) for
+/// omk_q16_tap_pointers; `zero` holds `channels` zeros for taps in the padding.
+typedef struct {
+    const int16_t *input;
+    const int16_t *zero;
+    size_t input_height, input_width, channels, output_height, output_width;
+    size_t filter_height, filter_width, stride_height, stride_width, dilation_height, dilation_width;
+    ptrdiff_t pad_top, pad_left;
+} omk_q16_window;
+
+/// The row pointers of the int16 indirect GEMM for output pixels `first..<first + count`
+/// (batch-major): `pointers[tap * mr + r]` is the input pixel that filter tap `tap` (row-major) of
+/// pixel `first + r` reads, or `zero` in the padding; rows `count..<mr` repeat the last pixel.
+void omk_q16_tap_pointers(const omk_q16_window *g, size_t first, size_t count, size_t mr, const int16_t **pointers);
+
+/// One finished row of a dynamic-range convolution: `out[c] = clamp(acc[c] · (weight_scale[c] ·
+/// batch_scale) + bias[c], lower, upper)`, each product rounded before the add, NaN passing the clamp.
+void omk_hybrid_finish(const int32_t *acc, size_t count, const float *weight_scale, float batch_scale,
+                       const float *bias, float lower, float upper, float *out);
 
 /// Bytes to allocate for omk_q8_dwconv_pack's buffer with `kernel` 3 (AVX-512 VNNI), 2 (aarch64
 /// NEON) or 1 (AVX2);
@@ -377,6 +405,8 @@ typedef struct {
                            const float *bias, float lower, float upper, float *out);
     void (*q16_gemm_8x8)(const int16_t *const *a, size_t taps, size_t depth, const int16_t *b, int32_t *acc,
                          size_t ldacc);
+    void (*q16_gemm_8x16)(const int16_t *const *a, size_t taps, size_t depth, const int16_t *b0, const int16_t *b1,
+                          int32_t *acc, size_t ldacc);
     void (*q16_dwconv_pixel)(const int16_t *x, const int16_t *w, size_t channels, size_t tap_rows,
                              size_t tap_columns, size_t x_step, size_t x_row_step, size_t w_row_step, int32_t *acc);
     void (*q8_gemm)(const omk_q8_gemm_params *p, const uint8_t *a, size_t lda, size_t rows, size_t group_begin,
@@ -422,6 +452,8 @@ void omk_f32_dwconv_run(const float *x, const float *w, size_t channels, size_t 
                         const float *bias, float lower, float upper, float *out);
 void omk_q16_gemm_8x8(const int16_t *const *a, size_t taps, size_t depth, const int16_t *b, int32_t *acc,
                       size_t ldacc);
+void omk_q16_gemm_8x16(const int16_t *const *a, size_t taps, size_t depth, const int16_t *b0, const int16_t *b1,
+                       int32_t *acc, size_t ldacc);
 void omk_q16_dwconv_pixel(const int16_t *x, const int16_t *w, size_t channels, size_t tap_rows, size_t tap_columns,
                           size_t x_step, size_t x_row_step, size_t w_row_step, int32_t *acc);
 void omk_q8_gemm(const omk_q8_gemm_params *p, const uint8_t *a, size_t lda, size_t rows, size_t group_begin,

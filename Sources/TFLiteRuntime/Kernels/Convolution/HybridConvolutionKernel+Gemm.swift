@@ -1,3 +1,5 @@
+import CKernels
+
 /// Hybrid CONV_2D and FULLY_CONNECTED on the AVX2 int16 GEMM: the quantized activations (`q − zp`,
 /// int16) times the weights packed once in `prepare`, then per output `acc · (weight_scale[c] ·
 /// batch_scale) + bias[c]` as the portable loops compute it.
@@ -12,30 +14,31 @@ extension HybridConvolutionKernel {
         // A 1x1, stride-1, unpadded convolution reads output pixel p's input pixel p.
         let pointwise = g.taps == 1 && g.outputHeight == g.inputHeight && g.outputWidth == g.inputWidth
             && g.padTop == 0 && g.padLeft == 0
-        let inputChannels = g.inputChannels
+        let inputChannels = g.inputChannels, oneImage = g.batch == 1
+        var window = omk_q16_window(
+            input: x, zero: zero, input_height: g.inputHeight, input_width: g.inputWidth, channels: g.inputChannels,
+            output_height: g.outputHeight, output_width: g.outputWidth, filter_height: g.filterHeight,
+            filter_width: g.filterWidth, stride_height: g.strideHeight, stride_width: g.strideWidth,
+            dilation_height: g.dilationHeight, dilation_width: g.dilationWidth, pad_top: g.padTop, pad_left: g.padLeft)
         withChannelArrays { weightScale, bias in
-            gemm.run(
-                threads: node.threadCount,
-                rowPointers: { first, count, pointers in
-                    if pointwise {
-                        for r in 0..<mr { pointers[r] = x + (first + min(r, count - 1)) * inputChannels }
-                        return
-                    }
-                    for r in 0..<mr {
-                        g.forEachTapOffset(pixel: first + min(r, count - 1)) { t, offset in
-                            pointers[t * mr + r] = offset.map { x + $0 } ?? zero
+            withUnsafePointer(to: &window) { window in
+                gemm.run(
+                    threads: node.threadCount,
+                    rowPointers: { first, count, pointers in
+                        if pointwise {
+                            for r in 0..<mr { pointers[r] = x + (first + min(r, count - 1)) * inputChannels }
+                            return
                         }
-                    }
-                },
-                finish: { p, acc in
-                    let batchScale = scales[p / pixelsPerImage], out = y + p * channels
-                    // min(max(v, lower), upper) as its comparisons (NaN passes), so the loop vectorizes.
-                    for c in 0..<channels {
-                        let v = Float(acc[c]) * (weightScale[c] * batchScale) + bias[c]
-                        let m = lower >= v ? lower : v
-                        out[c] = upper < m ? upper : m
-                    }
-                })
+                        // Every tap of every pixel of the tile, in C (a closure per tap cost more than the GEMM).
+                        UnsafeMutableRawPointer(pointers).withMemoryRebound(
+                            to: UnsafePointer<Int16>?.self, capacity: g.taps * mr
+                        ) { omk_q16_tap_pointers(window, first, count, mr, $0) }
+                    },
+                    finish: { p, acc in
+                        let batchScale = oneImage ? scales[0] : scales[p / pixelsPerImage]
+                        omk_hybrid_finish(acc, channels, weightScale, batchScale, bias, lower, upper, y + p * channels)
+                    })
+            }
         }
     }
 

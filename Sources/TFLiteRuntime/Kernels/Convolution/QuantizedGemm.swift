@@ -68,6 +68,7 @@ struct QuantizedIndirectGemm {
         let width = panels * nr
         let macs = max(1, mr * width * taps * depth)
         let packed = weights.data, stride = weights.panelStride
+        let wide = CPUFeatures.kernels.q16_gemm_8x16 != nil
         parallelFor(tiles, threads: threads, minimumPerThread: max(1, 65_536 / macs)) { range in
             withUnsafeTemporaryAllocation(of: UnsafePointer<Int16>?.self, capacity: taps * mr) { pointerBuffer in
                 withUnsafeTemporaryAllocation(of: Int32.self, capacity: mr * width) { accBuffer in
@@ -75,8 +76,19 @@ struct QuantizedIndirectGemm {
                     for tile in range {
                         let first = tile * mr, count = min(mr, rows - first)
                         rowPointers(first, count, pointers)
-                        for p in 0..<panels {
+                        var p = 0
+                        if wide {
+                            // Two panels at a time in 16-lane vectors (AVX-512), the same integers.
+                            while p + 2 <= panels {
+                                omk_q16_gemm_8x16(
+                                    pointers, taps, depth, packed + p * stride, packed + (p + 1) * stride, acc + p * nr,
+                                    width)
+                                p += 2
+                            }
+                        }
+                        while p < panels {
                             omk_q16_gemm_8x8(pointers, taps, depth, packed + p * stride, acc + p * nr, width)
+                            p += 1
                         }
                         for r in 0..<count { finish(first + r, acc + r * width) }
                     }
