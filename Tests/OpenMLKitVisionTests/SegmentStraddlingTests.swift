@@ -34,7 +34,7 @@ struct SegmentStraddlingTests {
         #expect(SegmentStraddling(labels: [], width: 0).fit(CellBox(minX: 0, minY: 0, maxX: 1, maxY: 1)) == 0)
     }
 
-    @Test("Ranking by fit keeps the most prominent region first, reports scores best first, and is deterministic")
+    @Test("Ranking by fit keeps the most prominent region first, reports scores best first, finds the objects, and is deterministic")
     func ranking() throws {
         let objects: [(CGRect, (UInt8, UInt8, UInt8))] = [
             (CGRect(x: 30, y: 40, width: 70, height: 80), (235, 200, 40)),
@@ -52,10 +52,12 @@ struct SegmentStraddlingTests {
         #expect(try ranked.regions(in: image, maxCount: 5) == several)
         #expect(several.first == (try unranked.regions(in: image, maxCount: 5)).first)
         #expect(try ranked.regions(in: image, maxCount: 1) == (try unranked.regions(in: image, maxCount: 1)))
-        // Each separate square is found by some region.
-        for (square, _) in objects {
+        // The touching squares come out as one region (no saliency valley or clean edge split
+        // them at these settings, ranked either way); the separate square as another.
+        let pair = objects[0].0.union(objects[1].0)
+        for square in [pair, objects[2].0] {
             let best = several.map { LocalizationBenchmark.iou($0.frame, square) }.max() ?? 0
-            #expect(best >= 0.5, "\(square): \(best)")
+            #expect(best >= 0.8, "\(square): \(best)")
         }
     }
 }
