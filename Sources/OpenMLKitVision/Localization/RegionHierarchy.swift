@@ -42,15 +42,18 @@ enum RegionHierarchy {
     }
 
     /// Scored boxes of every region of the hierarchy of at least `minimumArea` cells, unsorted.
+    /// `labels` is the segmentation of `image` (``segment(_:parameters:)`` with the same
+    /// parameters), computed here when not given.
     static func proposals(
-        in image: LabImage, map: SaliencyMap, minimumArea: Int, parameters: Parameters = .init()
+        in image: LabImage, map: SaliencyMap, minimumArea: Int, parameters: Parameters = .init(),
+        labels given: [Int]? = nil
     ) -> [CellBox] {
         let (w, h) = (image.width, image.height)
         let count = w * h
         guard count > 1, map.values.count == count, image.channels.count == 3 else { return [] }
         let totalMass = map.values.reduce(Double(0)) { $0 + Double($1) }
         guard totalMass > 0, totalMass.isFinite else { return [] }
-        let labels = segment(image, parameters: parameters)
+        let labels = given.flatMap { $0.count == count ? $0 : nil } ?? segment(image, parameters: parameters)
         var regions = initialRegions(labels: labels, image: image, map: map)
         guard regions.count > 1 else { return [] }
         group(&regions, labels: labels, width: w, height: h, cells: count, parameters: parameters)

@@ -14,7 +14,7 @@ struct LocalizeBenchCommand: ParsableCommand {
             Runs the detector in single-image mode on tools/localization-set/annotations.json: up to 5 objects \
             on the multi-object photos (recall at IoU 0.5 of the min(5, n) most prominent objects, precision of \
             the boxes, mean best IoU, boxes holding two separate objects), the most prominent object on the \
-            single-object photos (IoU of the top box). With --classifier the classifier scores candidate \
+            single-object photos (IoU of the top box). With --classifier the classifier labels the found \
             regions; --model uses a detection model as the class-agnostic localizer. See docs/LOCALIZER.md.
             """
     )
@@ -25,7 +25,7 @@ struct LocalizeBenchCommand: ParsableCommand {
     @Option(help: "The folder that 'shared/' image paths refer to.")
     var images = "../shared/images"
 
-    @Option(help: "A custom image classifier (.tflite) that labels (and, with the built-in localizer, scores) regions.")
+    @Option(help: "A custom image classifier (.tflite) that labels the regions found.")
     var classifier: String?
 
     @Option(help: "A detection model (.tflite) used as the class-agnostic localizer.")
@@ -36,6 +36,9 @@ struct LocalizeBenchCommand: ParsableCommand {
 
     @Option(help: "Fail when the precision of the boxes is below this.")
     var minPrecision: Double?
+
+    @Option(help: "Fail when more boxes than this hold the centres of two separate annotated objects.")
+    var maxMerged: Int?
 
     @Option(
         name: .customLong("min-single-iou"),
@@ -78,6 +81,9 @@ struct LocalizeBenchCommand: ParsableCommand {
             }
             if let minPrecision, report.precision < minPrecision {
                 failures.append(String(format: "precision %.3f < %.3f", report.precision, minPrecision))
+            }
+            if let maxMerged, report.merged > maxMerged {
+                failures.append("\(report.merged) boxes holding two objects > \(maxMerged)")
             }
             if let minSingleIoU, report.singleMeanIoU < minSingleIoU {
                 failures.append(String(format: "single-object IoU %.3f < %.3f", report.singleMeanIoU, minSingleIoU))
