@@ -76,6 +76,9 @@ static void fill(omk_kernel_table *t, int x86, int arm) {
     t->name = "portable";
     t->requantize_i32 = omk_requantize_i32;
     t->f32_gemm_reorder = omk_f32_gemm_reorder_portable;
+    t->f32_add = omk_f32_add_portable;
+    t->f32_clamp = omk_f32_clamp_portable;
+    t->f32_prelu = omk_f32_prelu_portable;
 #if defined(__x86_64__) || defined(__i386__)
     if (x86 >= 1) {
         t->name = x86 >= 3 ? "avx512+vnni" : (x86 >= 2 ? "avx512" : "avx2+fma");
@@ -83,6 +86,9 @@ static void fill(omk_kernel_table *t, int x86, int arm) {
         t->f32_gemv_16 = x86 >= 2 ? omk_f32_gemv_16_avx512 : omk_f32_gemv_16_avx2;
         t->f32_dwconv_pixel = omk_f32_dwconv_pixel_avx2;
         t->f32_gemm_reorder = x86 >= 2 ? omk_f32_gemm_reorder_avx512 : omk_f32_gemm_reorder_avx2;
+        t->f32_add = x86 >= 2 ? omk_f32_add_avx512 : omk_f32_add_avx2;
+        t->f32_clamp = x86 >= 2 ? omk_f32_clamp_avx512 : omk_f32_clamp_avx2;
+        t->f32_prelu = x86 >= 2 ? omk_f32_prelu_avx512 : omk_f32_prelu_avx2;
         t->f32_dwconv_run = x86 >= 2 ? omk_f32_dwconv_run_avx512 : omk_f32_dwconv_run_avx2;
         t->q16_gemm_8x8 = omk_q16_gemm_8x8_avx2;
         t->q16_dwconv_pixel = omk_q16_dwconv_pixel_avx2;
@@ -176,6 +182,18 @@ void omk_f32_gemm_reorder(const float *const *a, size_t mr, size_t rows, size_t 
                           const float *bias, float lower, float upper, float *c, size_t ldc) {
     omk_kernels()->f32_gemm_reorder(a, mr, rows, taps, depth, b, nr, lane_begin, lane_end, four_way_begin, gemv_combine,
                                     bias, lower, upper, c, ldc);
+}
+
+void omk_f32_add(const float *a, const float *b, float *y, size_t count, float lower, float upper) {
+    omk_kernels()->f32_add(a, b, y, count, lower, upper);
+}
+
+void omk_f32_clamp(const float *x, float *y, size_t count, float lower, float upper) {
+    omk_kernels()->f32_clamp(x, y, count, lower, upper);
+}
+
+void omk_f32_prelu(const float *x, const float *alpha, float *y, size_t rows, size_t channels) {
+    omk_kernels()->f32_prelu(x, alpha, y, rows, channels);
 }
 
 void omk_f32_dwconv_run(const float *x, const float *w, size_t channels, size_t tap_rows, size_t tap_columns,

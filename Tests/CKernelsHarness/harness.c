@@ -69,6 +69,7 @@ static void run_table(const char *name, const omk_kernel_table *t) {
     test_f32_gemm(name, t);
     test_f32_dwconv(name, t);
     test_f32_reorder(name, t);
+    test_f32_elementwise(name, t);
     test_q16(name, t);
     test_requantize(name, t);
     test_requantize_to_8(name, t);
@@ -87,6 +88,9 @@ static omk_kernel_table neutral(void) {
     if (t.f32_dwconv_pixel) t.f32_dwconv_pixel = omk_f32_dwconv_pixel;
     if (t.f32_dwconv_run) t.f32_dwconv_run = omk_f32_dwconv_run;
     t.f32_gemm_reorder = omk_f32_gemm_reorder;
+    t.f32_add = omk_f32_add;
+    t.f32_clamp = omk_f32_clamp;
+    t.f32_prelu = omk_f32_prelu;
     if (t.q16_gemm_8x8) t.q16_gemm_8x8 = omk_q16_gemm_8x8;
     if (t.q16_gemm_8x16) t.q16_gemm_8x16 = omk_q16_gemm_8x16;
     if (t.q16_dwconv_pixel) t.q16_dwconv_pixel = omk_q16_dwconv_pixel;

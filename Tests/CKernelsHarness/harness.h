@@ -28,6 +28,7 @@ float clampf(float v, float lo, float hi);
 void test_f32_gemm(const char *name, const omk_kernel_table *t);
 void test_f32_dwconv(const char *name, const omk_kernel_table *t);
 void test_f32_reorder(const char *name, const omk_kernel_table *t);
+void test_f32_elementwise(const char *name, const omk_kernel_table *t);
 void test_q16(const char *name, const omk_kernel_table *t);
 void test_requantize(const char *name, const omk_kernel_table *t);
 void test_requantize_to_8(const char *name, const omk_kernel_table *t);

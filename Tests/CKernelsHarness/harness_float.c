@@ -211,6 +211,55 @@ void test_f32_reorder(const char *name, const omk_kernel_table *t) {
     result(name, "f32_gemm_reorder", cases, failed);
 }
 
+// ---------------------------------------------------------------- float elementwise
+
+/// A value for the elementwise tests: ordinary, or (1 in 8) NaN, ±infinity, ±0 or a large one.
+static float rnd_special(void) {
+    switch (rnd(0, 15)) {
+        case 0: return NAN;
+        case 1: return INFINITY;
+        case 2: return -INFINITY;
+        case 3: return -0.0f;
+        case 4: return 3.0e38f;
+        case 5: return -3.0e38f;
+        default: return rndf() * 8.0f;
+    }
+}
+
+void test_f32_elementwise(const char *name, const omk_kernel_table *t) {
+    if (!t->f32_add || !t->f32_clamp || !t->f32_prelu) return;
+    int cases = 0, failed = 0;
+    for (int it = 0; it < 200; it++) {
+        const size_t channels = (size_t)(it < 40 ? it + 1 : rnd(1, 70)), rows = (size_t)rnd(1, 9), n = rows * channels;
+        float *a = malloc((n + 1) * sizeof(float)), *b = malloc(n * sizeof(float)), *alpha = malloc(channels * sizeof(float));
+        float *got = malloc((n + 1) * sizeof(float)), *want = malloc((n + 1) * sizeof(float));
+        for (size_t i = 0; i < n; i++) { a[i] = rnd_special(); b[i] = rnd_special(); }
+        for (size_t c = 0; c < channels; c++) alpha[c] = rndf();
+        float lower, upper;
+        bounds(&lower, &upper);
+        if (it % 4 == 0) { lower = -3.402823466e38f; upper = 3.402823466e38f; }  // no activation: finite range
+        // A guard past the end must survive.
+        got[n] = want[n] = 4242.0f;
+        t->f32_add(a, b, got, n, lower, upper);
+        for (size_t i = 0; i < n; i++) want[i] = clampf(a[i] + b[i], lower, upper);
+        failed += !same_bits(got, want, n + 1);
+        t->f32_clamp(a, got, n, lower, upper);
+        for (size_t i = 0; i < n; i++) want[i] = clampf(a[i], lower, upper);
+        failed += !same_bits(got, want, n + 1);
+        t->f32_prelu(a, alpha, got, rows, channels);
+        for (size_t i = 0; i < n; i++) want[i] = a[i] >= 0 ? a[i] : a[i] * alpha[i % channels];
+        failed += !same_bits(got, want, n + 1);
+        // In place, as the runtime may run it.
+        memcpy(got, a, n * sizeof(float));
+        t->f32_add(got, b, got, n, lower, upper);
+        for (size_t i = 0; i < n; i++) want[i] = clampf(a[i] + b[i], lower, upper);
+        failed += !same_bits(got, want, n + 1);
+        cases += 4;
+        free(a); free(b); free(alpha); free(got); free(want);
+    }
+    result(name, "f32 add/clamp/prelu", cases, failed);
+}
+
 // ---------------------------------------------------------------- int16 GEMM and depthwise
 
 static int16_t rnd16(int edge) {

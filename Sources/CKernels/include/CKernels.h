@@ -278,6 +278,22 @@ void omk_f32_dwconv_run_avx512(const float *x, const float *w, size_t channels, 
                                size_t pixel_step, size_t count, const float *bias, float lower, float upper,
                                float *out);
 
+/// Float elementwise loops, each in a portable, an AVX2 (omk_cpu_level() >= 1) and an AVX-512
+/// (>= 2) build of the same C; all give the same bits. `omk_f32_add`: `y = clamp(a + b)`;
+/// `omk_f32_clamp`: `y = clamp(x)` (RELU, RELU6, RELU_N1_TO_1), where clamp is LiteRT's
+/// `min(max(v, lower), upper)` with a NaN passing; `omk_f32_prelu`: `rows` rows of `channels`
+/// values, `y = x >= 0 ? x : x * alpha[c]`. `y` may be `a`, `b` or `x` (the same element is read
+/// before it is written), but no other overlap is allowed.
+void omk_f32_add_portable(const float *a, const float *b, float *y, size_t count, float lower, float upper);
+void omk_f32_add_avx2(const float *a, const float *b, float *y, size_t count, float lower, float upper);
+void omk_f32_add_avx512(const float *a, const float *b, float *y, size_t count, float lower, float upper);
+void omk_f32_clamp_portable(const float *x, float *y, size_t count, float lower, float upper);
+void omk_f32_clamp_avx2(const float *x, float *y, size_t count, float lower, float upper);
+void omk_f32_clamp_avx512(const float *x, float *y, size_t count, float lower, float upper);
+void omk_f32_prelu_portable(const float *x, const float *alpha, float *y, size_t rows, size_t channels);
+void omk_f32_prelu_avx2(const float *x, const float *alpha, float *y, size_t rows, size_t channels);
+void omk_f32_prelu_avx512(const float *x, const float *alpha, float *y, size_t rows, size_t channels);
+
 /// A persistent thread pool: `threads - 1` workers that spin briefly between jobs (bounded in time:
 /// the CPU's pause hint, then yielding the CPU on every turn), then block until the next job or
 /// until the pool is destroyed.
@@ -381,7 +397,7 @@ void omk_q8_pack_weights_words(const uint8_t *src, size_t depth, size_t columns,
 /// `OPENMLKIT_KERNELS` lowers the choice, never raises it: `portable` (no C SIMD kernel), `avx2`,
 /// `avx512` on x86; `neon`, `dotprod`, `i8mm` on aarch64 (a value for the other architecture, or an
 /// unknown one, changes nothing). A NULL entry means "no C kernel here: use the portable Swift
-/// path"; the requantization and float-reorder entries are never NULL (portable C at worst). Each entry has the contract
+/// path"; the requantization, float-reorder and float elementwise entries are never NULL (portable C at worst). Each entry has the contract
 /// of the ISA-specific function documented below; the ISA-neutral `omk_*` entry points call them.
 typedef struct {
     /// A short name of the choice ("avx512+vnni", "neon+dotprod", "portable", ...).
@@ -400,6 +416,9 @@ typedef struct {
     void (*f32_gemm_reorder)(const float *const *a, size_t mr, size_t rows, size_t taps, size_t depth,
                              const float *b, size_t nr, size_t lane_begin, size_t lane_end, size_t four_way_begin,
                              int gemv_combine, const float *bias, float lower, float upper, float *c, size_t ldc);
+    void (*f32_add)(const float *a, const float *b, float *y, size_t count, float lower, float upper);
+    void (*f32_clamp)(const float *x, float *y, size_t count, float lower, float upper);
+    void (*f32_prelu)(const float *x, const float *alpha, float *y, size_t rows, size_t channels);
     void (*f32_dwconv_run)(const float *x, const float *w, size_t channels, size_t tap_rows, size_t tap_columns,
                            size_t x_step, size_t x_row_step, size_t w_row_step, size_t pixel_step, size_t count,
                            const float *bias, float lower, float upper, float *out);
@@ -447,6 +466,9 @@ void omk_f32_gemv_16(const float *const *a, size_t taps, size_t depth, const flo
 void omk_f32_dwconv_pixel(const float *x, const float *w, size_t channels, size_t tap_rows, size_t tap_columns,
                           size_t x_step, size_t x_row_step, size_t w_row_step, const float *bias, float lower,
                           float upper, float *out);
+void omk_f32_add(const float *a, const float *b, float *y, size_t count, float lower, float upper);
+void omk_f32_clamp(const float *x, float *y, size_t count, float lower, float upper);
+void omk_f32_prelu(const float *x, const float *alpha, float *y, size_t rows, size_t channels);
 void omk_f32_dwconv_run(const float *x, const float *w, size_t channels, size_t tap_rows, size_t tap_columns,
                         size_t x_step, size_t x_row_step, size_t w_row_step, size_t pixel_step, size_t count,
                         const float *bias, float lower, float upper, float *out);

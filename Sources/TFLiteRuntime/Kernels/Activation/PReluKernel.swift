@@ -1,3 +1,5 @@
+import CKernels
+
 /// PRELU: `x` where it is not negative, else `x * alpha`, with `alpha` (input 1) broadcast against
 /// `x` by NumPy rules (usually one slope per channel). Float32.
 ///
@@ -12,7 +14,8 @@ final class PReluKernel: OpKernel {
     /// int8 slopes of an int16 input, widened.
     private var wideAlpha: [Int16] = []
     /// Float with one slope per channel of the innermost dimension (alpha `[1, ..., 1, C]`, the usual
-    /// case): the channel count, so that `eval` runs plain rows instead of the broadcast walk.
+    /// case): the channel count, so that `eval` runs plain rows in C (`omk_f32_prelu`, vectorized
+    /// for this CPU) instead of the broadcast walk.
     private var perChannel: Int?
 
     init(_ node: Node) throws { try node.expect(inputs: 2, outputs: 1) }
@@ -71,40 +74,11 @@ final class PReluKernel: OpKernel {
         if let channels = perChannel, x.count == y.count, alpha.count == channels {
             let rows = y.count / channels
             parallelFor(rows, threads: node.threadCount, minimumPerThread: max(1, 32768 / channels)) { range in
-                PReluKernel.rows(px + range.lowerBound * channels, pa, py + range.lowerBound * channels, range.count, channels)
+                omk_f32_prelu(px + range.lowerBound * channels, pa, py + range.lowerBound * channels, range.count, channels)
             }
             return
         }
         plan.apply(PReluFunctor(), px, pa, py, threads: node.threadCount, minimumPerThread: 32768)
-    }
-
-    /// `rows` rows of `channels` values, one slope per channel.
-    @inline(never)
-    private static func rows(
-        _ x: UnsafePointer<Float>, _ alpha: UnsafePointer<Float>, _ y: UnsafeMutablePointer<Float>, _ rows: Int,
-        _ channels: Int
-    ) {
-        // Explicit vectors with a select: a branch per value mispredicts on every sign change.
-        typealias V = SIMD8<Float>
-        let raw = UnsafeRawPointer(alpha)
-        var x = x, y = y
-        for _ in 0..<rows {
-            var c = 0
-            while c + 8 <= channels {
-                let v = UnsafeRawPointer(x + c).loadUnaligned(as: V.self)
-                let a = raw.loadUnaligned(fromByteOffset: c * 4, as: V.self)
-                // `v >= 0 ? v : v * a`: a NaN, not below zero, stays itself (NaN either way).
-                UnsafeMutableRawPointer(y + c).storeBytes(of: v.replacing(with: v * a, where: v .< 0), as: V.self)
-                c += 8
-            }
-            while c < channels {
-                let v = x[c]
-                y[c] = v >= 0 ? v : v * alpha[c]
-                c += 1
-            }
-            x += channels
-            y += channels
-        }
     }
 }
 

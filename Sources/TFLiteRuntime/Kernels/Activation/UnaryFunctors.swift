@@ -91,12 +91,6 @@ enum LiteRTActivation {
     }
 }
 
-/// A clamp to `lower...upper` (RELU, RELU6, RELU_N1_TO_1); a NaN passes through.
-struct ClampFunctor: UnaryFunctor {
-    let lower: Float, upper: Float
-    @inline(__always) func callAsFunction(_ x: Float) -> Float { Float.clamp(x, lower, upper) }
-}
-
 /// `x` when positive, else `alpha * x`.
 struct LeakyReluFunctor: UnaryFunctor {
     let alpha: Float

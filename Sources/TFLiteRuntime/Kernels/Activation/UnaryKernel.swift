@@ -1,3 +1,4 @@
+import CKernels
 import Foundation
 
 /// The pointwise unary operators (LOGISTIC, TANH, RELU, RELU6, RELU_N1_TO_1, RELU_0_TO_1, LEAKY_RELU,
@@ -83,10 +84,10 @@ final class UnaryKernel: OpKernel {
         switch op {
         case .logistic: UnaryKernel.applyLogistic(x, y, threads: t, op.minimumPerThread)
         case .tanh: UnaryKernel.applyTanh(x, y, threads: t, op.minimumPerThread)
-        case .relu: UnaryKernel.apply(ClampFunctor(lower: 0, upper: .infinity), x, y, threads: t, op.minimumPerThread)
-        case .relu6: UnaryKernel.apply(ClampFunctor(lower: 0, upper: 6), x, y, threads: t, op.minimumPerThread)
-        case .reluN1To1: UnaryKernel.apply(ClampFunctor(lower: -1, upper: 1), x, y, threads: t, op.minimumPerThread)
-        case .relu0To1: UnaryKernel.apply(ClampFunctor(lower: 0, upper: 1), x, y, threads: t, op.minimumPerThread)
+        case .relu: UnaryKernel.applyClamp(x, y, lower: 0, upper: .infinity, threads: t, op.minimumPerThread)
+        case .relu6: UnaryKernel.applyClamp(x, y, lower: 0, upper: 6, threads: t, op.minimumPerThread)
+        case .reluN1To1: UnaryKernel.applyClamp(x, y, lower: -1, upper: 1, threads: t, op.minimumPerThread)
+        case .relu0To1: UnaryKernel.applyClamp(x, y, lower: 0, upper: 1, threads: t, op.minimumPerThread)
         case .leakyRelu: UnaryKernel.apply(LeakyReluFunctor(alpha: alpha), x, y, threads: t, op.minimumPerThread)
         case .elu: UnaryKernel.applyExponential(EluFunctor(), x, y, threads: t, op.minimumPerThread)
         case .hardSwish: UnaryKernel.applyHardSwish(x, y, threads: t, op.minimumPerThread)
@@ -216,6 +217,17 @@ final class UnaryKernel: OpKernel {
 
     /// `y[i] = f(x[i])` for every element, split over threads when there are enough.
     @inline(__always)
+    /// RELU and its bounded forms: the vectorized C clamp for this CPU (LiteRT's comparisons, the same bits).
+    static func applyClamp(
+        _ x: UnsafeMutableBufferPointer<Float>, _ y: UnsafeMutableBufferPointer<Float>, lower: Float, upper: Float,
+        threads: Int, _ minimumPerThread: Int
+    ) {
+        guard let px = x.baseAddress, let py = y.baseAddress else { return }
+        parallelFor(x.count, threads: threads, minimumPerThread: minimumPerThread) { range in
+            omk_f32_clamp(px + range.lowerBound, py + range.lowerBound, range.count, lower, upper)
+        }
+    }
+
     static func apply<F: UnaryFunctor>(
         _ f: F, _ x: UnsafeMutableBufferPointer<F.Element>, _ y: UnsafeMutableBufferPointer<F.Element>,
         threads: Int, _ minimumPerThread: Int

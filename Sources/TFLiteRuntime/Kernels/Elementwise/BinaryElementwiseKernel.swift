@@ -1,3 +1,5 @@
+import CKernels
+
 /// ADD, SUB, MUL, DIV, SQUARED_DIFFERENCE, MAXIMUM, MINIMUM, FLOOR_DIV and FLOOR_MOD on float32,
 /// int32 and int64 tensors, with NumPy broadcasting of any rank.
 ///
@@ -99,6 +101,15 @@ final class BinaryElementwiseKernel: OpKernel {
         let minimum = op.minimumPerThread
         let (lower, upper) = T.activationRange(activation)
         switch op {
+        case .add where T.self == Float.self && plan.kind == .elementwise:
+            // Same shapes: the vectorized C loop for this CPU (one add and the clamp, the same bits).
+            let a = UnsafeRawPointer(pa).assumingMemoryBound(to: Float.self)
+            let b = UnsafeRawPointer(pb).assumingMemoryBound(to: Float.self)
+            let y = UnsafeMutableRawPointer(po).assumingMemoryBound(to: Float.self)
+            let lo = unsafeBitCast(lower, to: Float.self), hi = unsafeBitCast(upper, to: Float.self)
+            parallelFor(plan.outputCount, threads: threads, minimumPerThread: minimum) { range in
+                omk_f32_add(a + range.lowerBound, b + range.lowerBound, y + range.lowerBound, range.count, lo, hi)
+            }
         case .add:
             plan.apply(AddFunctor(lower: lower, upper: upper), pa, pb, po, threads: threads, minimumPerThread: minimum)
         case .subtract:
