@@ -90,6 +90,7 @@ static void fill(omk_kernel_table *t, int x86, int arm) {
         t->q8_dwconv_kernel = x86 >= 3 ? 3 : 1;
         t->q8_dwconv_small_row = x86 >= 2 ? omk_q8_dwconv_small_row_avx512 : omk_q8_dwconv_small_row_avx2;
         t->q8_maxpool_rows = x86 >= 2 ? omk_q8_maxpool_rows_avx512 : omk_q8_maxpool_rows_avx2;
+        t->q8_quantize_f32 = x86 >= 2 ? omk_q8_quantize_f32_avx512 : omk_q8_quantize_f32_avx2;
         t->q8_dwconv_fallback = x86 >= 3 ? 1 : 0;
     }
     if (x86 >= 2) {
@@ -233,4 +234,9 @@ void omk_q8_dwconv_small_row(const omk_q8_dwconv_small_params *p, const uint8_t 
 void omk_q8_maxpool_rows(const omk_q8_maxpool_params *p, const uint8_t *input, uint8_t *output, size_t first_row,
                          size_t end_row, uint8_t *scratch) {
     omk_kernels()->q8_maxpool_rows(p, input, output, first_row, end_row, scratch);
+}
+
+void omk_q8_quantize_f32(const float *x, size_t count, float reciprocal, int32_t zero_point, int32_t lo, int32_t hi,
+                         uint8_t *out) {
+    omk_kernels()->q8_quantize_f32(x, count, reciprocal, zero_point, lo, hi, out);
 }

@@ -78,6 +78,7 @@ static void run_table(const char *name, const omk_kernel_table *t) {
     test_q8_dwconv(name, t);
     test_q8_dwconv_small(name, t);
     test_q8_maxpool(name, t);
+    test_q8_quantize(name, t);
 }
 
 /// The process table (OPENMLKIT_KERNELS applied) through the ISA-neutral entry points.
@@ -96,6 +97,7 @@ static omk_kernel_table neutral(void) {
     if (t.q8_binary) t.q8_binary = omk_q8_binary;
     if (t.q8_dwconv_small_row) t.q8_dwconv_small_row = omk_q8_dwconv_small_row;
     if (t.q8_maxpool_rows) t.q8_maxpool_rows = omk_q8_maxpool_rows;
+    if (t.q8_quantize_f32) t.q8_quantize_f32 = omk_q8_quantize_f32;
     if (t.requantize_i32_to_8) t.requantize_i32_to_8 = omk_requantize_to_8;
     if (t.requantize_gemm_to_8) t.requantize_gemm_to_8 = omk_requantize_gemm_to_8;
     return t;

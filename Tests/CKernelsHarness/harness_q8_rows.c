@@ -1,8 +1,10 @@
-// The harness's tests of the row kernels for few channels: omk_q8_dwconv_small_row (8-bit depthwise
-// accumulators of one output row) and omk_q8_maxpool_rows (8-bit MAX_POOL_2D), against scalar definitions.
+// The harness's tests of omk_q8_dwconv_small_row (8-bit depthwise accumulators of one output row),
+// omk_q8_maxpool_rows (8-bit MAX_POOL_2D) and omk_q8_quantize_f32 (QUANTIZE float -> 8-bit blocks),
+// against scalar definitions.
 
 #include "harness.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,4 +152,43 @@ void test_q8_maxpool(const char *name, const omk_kernel_table *t) {
         free(input); free(got); free(want); free(scratch);
     }
     result(name, "q8_maxpool", cases, failed);
+}
+
+/// LiteRT's x86 block conversion: round half to even, INT32_MIN for NaN and values outside int32.
+static int32_t cvt_even(float v) {
+    if (!(v >= -2147483648.0f && v < 2147483648.0f)) return INT32_MIN;
+    return (int32_t)nearbyintf(v);  // the default rounding mode: ties to even
+}
+
+void test_q8_quantize(const char *name, const omk_kernel_table *t) {
+    if (!t->q8_quantize_f32) return;
+    int cases = 0, failed = 0;
+    for (int it = 0; it < 300; it++) {
+        const size_t count = (size_t)rnd(0, 40) * 8;
+        const int is_signed = it % 2;
+        const int32_t zp = is_signed ? rnd(-128, 127) : rnd(0, 255);
+        const int32_t lo = is_signed ? -128 : 0, hi = is_signed ? 127 : 255;
+        const float reciprocal = it % 7 == 0 ? 1.0f : (float)rnd(1, 100000) / (float)rnd(1, 1000);
+        float *x = malloc((count + 1) * sizeof(float));
+        for (size_t i = 0; i < count; i++) {
+            const int kind = rnd(0, 9);
+            if (kind == 0) x[i] = (float)rnd(-600, 600) * 0.5f / reciprocal;  // ties after the multiply, often
+            else if (kind == 1) x[i] = (float)rnd(-300, 300) + 0.5f;
+            else if (kind == 2) x[i] = (float)(rnd(0, 1) ? 3e9 : -3e9);
+            else if (kind == 3) x[i] = __builtin_nanf("");
+            else if (kind == 4) x[i] = rnd(0, 1) ? __builtin_inff() : -__builtin_inff();
+            else x[i] = rndf();
+        }
+        uint8_t *got = malloc(count + 1), *want = malloc(count + 1);
+        t->q8_quantize_f32(x, count, reciprocal, zp, lo, hi, got);
+        for (size_t i = 0; i < count; i++) {
+            int32_t q = (int32_t)((uint32_t)cvt_even(x[i] * reciprocal) + (uint32_t)zp);
+            q = q < lo ? lo : (q > hi ? hi : q);
+            want[i] = (uint8_t)q;
+        }
+        cases++;
+        failed += count && memcmp(got, want, count) != 0;
+        free(x); free(got); free(want);
+    }
+    result(name, "q8_quantize_f32", cases, failed);
 }

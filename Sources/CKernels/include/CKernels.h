@@ -242,6 +242,15 @@ void omk_q8_maxpool_rows_avx2(const omk_q8_maxpool_params *p, const uint8_t *inp
 void omk_q8_maxpool_rows_avx512(const omk_q8_maxpool_params *p, const uint8_t *input, uint8_t *output,
                                 size_t first_row, size_t end_row, uint8_t *scratch);
 
+/// QUANTIZE float32 to an 8-bit type, LiteRT's vector blocks on x86: for `count` (a multiple of 8)
+/// values, `out[i] = clamp(cvt(x[i] · reciprocal) + zero_point, lo, hi)` as a byte, where cvt rounds
+/// ties to even and gives INT32_MIN for NaN and values outside int32, and the addition wraps.
+/// AVX2: call only when omk_cpu_level() >= 1; AVX-512: when >= 2 (the same bytes).
+void omk_q8_quantize_f32_avx2(const float *x, size_t count, float reciprocal, int32_t zero_point, int32_t lo,
+                              int32_t hi, uint8_t *out);
+void omk_q8_quantize_f32_avx512(const float *x, size_t count, float reciprocal, int32_t zero_point, int32_t lo,
+                                int32_t hi, uint8_t *out);
+
 /// The 8-bit output stage, in place: `acc[c] = clamp(requantize(acc[c] + bias[c]) + zero_point, lo, hi)`
 /// with wrapping int32 additions, where requantize is LiteRT's `MultiplyByQuantizedMultiplier`
 /// (gemm_rounding[c] == 0) or its optimized GEMM's variant whose final rounding shift rounds ties
@@ -438,6 +447,8 @@ typedef struct {
                                 int16_t *scratch, int32_t *acc);
     void (*q8_maxpool_rows)(const omk_q8_maxpool_params *p, const uint8_t *input, uint8_t *output, size_t first_row,
                             size_t end_row, uint8_t *scratch);
+    void (*q8_quantize_f32)(const float *x, size_t count, float reciprocal, int32_t zero_point, int32_t lo, int32_t hi,
+                            uint8_t *out);
 } omk_kernel_table;
 
 /// This CPU's table (filled on the first call, thread-safe; never NULL).
@@ -483,5 +494,7 @@ void omk_q8_dwconv_small_row(const omk_q8_dwconv_small_params *p, const uint8_t 
                              int16_t *scratch, int32_t *acc);
 void omk_q8_maxpool_rows(const omk_q8_maxpool_params *p, const uint8_t *input, uint8_t *output, size_t first_row,
                          size_t end_row, uint8_t *scratch);
+void omk_q8_quantize_f32(const float *x, size_t count, float reciprocal, int32_t zero_point, int32_t lo, int32_t hi,
+                         uint8_t *out);
 
 #endif
