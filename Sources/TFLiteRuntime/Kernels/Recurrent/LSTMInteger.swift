@@ -207,10 +207,11 @@ struct LSTMIntegerParameters {
         for b in 0..<batch {
             for r in 0..<s.cell {
                 var acc = g.inputBias[r]
-                for c in 0..<s.input { acc &+= Int32(g.inputWeights[r * s.input + c]) * Int32(input[b * s.input + c]) }
+                // Wrapping products (int8 × int8 cannot overflow) so the dot products vectorize.
+                for c in 0..<s.input { acc &+= Int32(g.inputWeights[r * s.input + c]) &* Int32(input[b * s.input + c]) }
                 var v = Self.clamp16(FixedPoint.multiply(acc, by: g.inputScale))
                 acc = g.recurrentBias[r]
-                for c in 0..<s.output { acc &+= Int32(g.recurrentWeights[r * s.output + c]) * Int32(state[b * s.output + c]) }
+                for c in 0..<s.output { acc &+= Int32(g.recurrentWeights[r * s.output + c]) &* Int32(state[b * s.output + c]) }
                 v = Self.clamp16(FixedPoint.multiply(acc, by: g.recurrentScale) &+ v)
                 if let p = g.peephole {
                     let prod = Int32(p[r]) * Int32(cell[b * s.cell + r])
