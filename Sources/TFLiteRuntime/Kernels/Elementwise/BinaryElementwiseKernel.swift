@@ -82,7 +82,7 @@ final class BinaryElementwiseKernel: OpKernel {
     /// The byte table of this node's scalar formula, for the operators that have one.
     private func quantizedTable<T: QuantizedElement>(_: T.Type) -> QuantizedByteTable? {
         switch op {
-        case .add, .subtract: return QuantizedByteTable(QuantizedAddFunctor<T>(p: quantized, subtract: op == .subtract))
+        case .add, .subtract: return QuantizedByteTable(addSub: quantized, subtract: op == .subtract, T.self)
         case .multiply: return QuantizedByteTable(QuantizedMultiplyFunctor<T>(p: quantized))
         case .squaredDifference: return QuantizedByteTable(QuantizedSquaredDifferenceFunctor<T>(p: quantized))
         default: return nil
