@@ -96,6 +96,9 @@ static void fill(omk_kernel_table *t, int x86, int arm) {
         t->q8_add = x86 >= 2 ? omk_q8_add_avx512 : omk_q8_add_avx2;
         t->q8_binary = x86 >= 2 ? omk_q8_binary_avx512 : omk_q8_binary_avx2;
         t->q8_dwconv_kernel = x86 >= 3 ? 3 : 1;
+        t->q8_dwconv_small_row = x86 >= 2 ? omk_q8_dwconv_small_row_avx512 : omk_q8_dwconv_small_row_avx2;
+        t->q8_maxpool_rows = x86 >= 2 ? omk_q8_maxpool_rows_avx512 : omk_q8_maxpool_rows_avx2;
+        t->q8_quantize_f32 = x86 >= 2 ? omk_q8_quantize_f32_avx512 : omk_q8_quantize_f32_avx2;
         t->q8_dwconv_fallback = x86 >= 3 ? 1 : 0;
     }
     if (x86 >= 2) {
@@ -123,6 +126,8 @@ static void fill(omk_kernel_table *t, int x86, int arm) {
         t->q8_add = omk_q8_add_neon;
         t->q8_binary = omk_q8_binary_neon;
         t->q8_dwconv_kernel = 2;
+        t->q8_dwconv_small_row = omk_q8_dwconv_small_row_portable;
+        t->q8_maxpool_rows = omk_q8_maxpool_rows_portable;
         t->q8_gemm = arm >= 3 ? omk_q8_gemm_i8mm : (arm >= 2 ? omk_q8_gemm_dotprod : omk_q8_gemm_neon);
         t->q8_conv = arm >= 3 ? omk_q8_conv_i8mm : (arm >= 2 ? omk_q8_conv_dotprod : omk_q8_conv_neon);
     }
@@ -252,4 +257,19 @@ void omk_q8_add(const void *a, const void *b, void *out, size_t count, int is_si
 void omk_q8_binary(const omk_q8_binary_params *p, const void *a, const void *b, void *out, size_t lanes, size_t runs,
                    size_t stride, int a_scalar) {
     omk_kernels()->q8_binary(p, a, b, out, lanes, runs, stride, a_scalar);
+}
+
+void omk_q8_dwconv_small_row(const omk_q8_dwconv_small_params *p, const uint8_t *input, size_t row,
+                             int16_t *scratch, int32_t *acc) {
+    omk_kernels()->q8_dwconv_small_row(p, input, row, scratch, acc);
+}
+
+void omk_q8_maxpool_rows(const omk_q8_maxpool_params *p, const uint8_t *input, uint8_t *output, size_t first_row,
+                         size_t end_row, uint8_t *scratch) {
+    omk_kernels()->q8_maxpool_rows(p, input, output, first_row, end_row, scratch);
+}
+
+void omk_q8_quantize_f32(const float *x, size_t count, float reciprocal, int32_t zero_point, int32_t lo, int32_t hi,
+                         uint8_t *out) {
+    omk_kernels()->q8_quantize_f32(x, count, reciprocal, zero_point, lo, hi, out);
 }

@@ -13,7 +13,7 @@
 // `M of N kernel tests failed on ARCH` (N: variant × case, plus one for the table check); exits 0
 // only when all pass, and fails when it tested nothing.
 // Build: scripts/test-arm (aarch64 under qemu) or scripts/test-kernels-native (this CPU), from
-// harness.c, harness_float.c and harness_quant.c.
+// harness.c, harness_float.c, harness_quant.c and harness_q8_rows.c.
 
 #include "harness.h"
 
@@ -78,6 +78,9 @@ static void run_table(const char *name, const omk_kernel_table *t) {
     test_q8_gemm(name, t);
     test_q8_conv(name, t);
     test_q8_dwconv(name, t);
+    test_q8_dwconv_small(name, t);
+    test_q8_maxpool(name, t);
+    test_q8_quantize(name, t);
 }
 
 /// The process table (OPENMLKIT_KERNELS applied) through the ISA-neutral entry points.
@@ -99,6 +102,9 @@ static omk_kernel_table neutral(void) {
     if (t.requantize_i32 != omk_requantize_i32) t.requantize_i32 = omk_requantize;
     if (t.q8_add) t.q8_add = omk_q8_add;
     if (t.q8_binary) t.q8_binary = omk_q8_binary;
+    if (t.q8_dwconv_small_row) t.q8_dwconv_small_row = omk_q8_dwconv_small_row;
+    if (t.q8_maxpool_rows) t.q8_maxpool_rows = omk_q8_maxpool_rows;
+    if (t.q8_quantize_f32) t.q8_quantize_f32 = omk_q8_quantize_f32;
     if (t.requantize_i32_to_8) t.requantize_i32_to_8 = omk_requantize_to_8;
     if (t.requantize_gemm_to_8) t.requantize_gemm_to_8 = omk_requantize_gemm_to_8;
     return t;

@@ -37,5 +37,8 @@ void test_binary(const char *name, const omk_kernel_table *t);
 void test_q8_gemm(const char *name, const omk_kernel_table *t);
 void test_q8_conv(const char *name, const omk_kernel_table *t);
 void test_q8_dwconv(const char *name, const omk_kernel_table *t);
+void test_q8_dwconv_small(const char *name, const omk_kernel_table *t);
+void test_q8_maxpool(const char *name, const omk_kernel_table *t);
+void test_q8_quantize(const char *name, const omk_kernel_table *t);
 
 #endif

@@ -223,6 +223,76 @@ int omk_q8_dwconv_pack(const omk_q8_dwconv_shape *shape, int kernel, const int16
 void omk_q8_dwconv_rows(const omk_q8_dwconv_shape *shape, const void *packed, const uint8_t *input, uint8_t *output,
                         size_t first_row, size_t end_row);
 
+/// A quantized DEPTHWISE_CONV_2D on 8-bit NHWC tensors with few channels or a depth multiplier
+/// above 1, for omk_q8_dwconv_small_row (q8_dwconv_small.c): the geometry (as `WindowGeometry`),
+/// the input's zero point and signedness, and `weights`, the filter `[KH][KW][C]` minus its zero
+/// point (C = input_channels · depth_multiplier) tiled along the output row by
+/// omk_q8_dwconv_small_tile_weights: `[KH][KW][output_width][C]`.
+typedef struct {
+    size_t input_height, input_width, input_channels, depth_multiplier;
+    size_t output_height, output_width;
+    size_t filter_height, filter_width, stride_height, stride_width, dilation_height, dilation_width;
+    ptrdiff_t pad_top, pad_left;
+    int32_t input_zero_point;
+    /// 1 for int8 activations, 0 for uint8.
+    int activations_signed;
+    const int16_t *weights;
+} omk_q8_dwconv_small_params;
+
+/// Columns of the padded input row one output row reads: `(OW − 1)·SW + (KW − 1)·DW + 1`.
+size_t omk_q8_dwconv_small_padded_width(const omk_q8_dwconv_small_params *p);
+/// int16 elements of scratch one omk_q8_dwconv_small_row call needs.
+size_t omk_q8_dwconv_small_scratch(const omk_q8_dwconv_small_params *p);
+/// Tiles `filter` (`[KH][KW][C]`) into `tiled` (`[KH][KW][output_width][C]`), the layout `weights` has.
+void omk_q8_dwconv_small_tile_weights(const omk_q8_dwconv_small_params *p, const int16_t *filter, int16_t *tiled);
+
+/// The accumulators of output row `row` (counted over batch × output height): `acc[ox·C + c] =
+/// Σ (x − zx)·w` over the taps inside the image, in wrapping int32, where input channel `c / M`
+/// meets filter channel `c`; no bias, no requantization. `scratch` holds
+/// omk_q8_dwconv_small_scratch(p) int16 elements; `acc` holds output_width · C. Baseline C (NEON on
+/// aarch64), AVX2 (call only when omk_cpu_level() >= 1) and AVX-512 (>= 2): the same integers.
+void omk_q8_dwconv_small_row_portable(const omk_q8_dwconv_small_params *p, const uint8_t *input, size_t row,
+                                      int16_t *scratch, int32_t *acc);
+void omk_q8_dwconv_small_row_avx2(const omk_q8_dwconv_small_params *p, const uint8_t *input, size_t row,
+                                  int16_t *scratch, int32_t *acc);
+void omk_q8_dwconv_small_row_avx512(const omk_q8_dwconv_small_params *p, const uint8_t *input, size_t row,
+                                    int16_t *scratch, int32_t *acc);
+
+/// An 8-bit MAX_POOL_2D on NHWC tensors for omk_q8_maxpool_rows: the geometry (as `WindowGeometry`,
+/// no dilation), the fused activation's clamp range [lo, hi] in the tensor's values, and the type.
+typedef struct {
+    size_t input_height, input_width, channels, output_height, output_width;
+    size_t filter_height, filter_width, stride_height, stride_width;
+    ptrdiff_t pad_top, pad_left;
+    int32_t lo, hi;
+    /// 1 for int8, 0 for uint8.
+    int is_signed;
+} omk_q8_maxpool_params;
+
+/// Columns of the padded input row one output row reads: `(OW − 1)·SW + KW`; the scratch of
+/// omk_q8_maxpool_rows holds this many times `channels` bytes.
+size_t omk_q8_maxpool_padded_width(const omk_q8_maxpool_params *p);
+
+/// Output rows `first_row ..< end_row` (counted over batch × output height): each output is the
+/// largest input inside its window (the lowest value of the type when none is), clamped to
+/// [lo, hi]. Baseline C (NEON on aarch64), AVX2 (call only when omk_cpu_level() >= 1) and AVX-512
+/// (>= 2): the same bytes.
+void omk_q8_maxpool_rows_portable(const omk_q8_maxpool_params *p, const uint8_t *input, uint8_t *output,
+                                  size_t first_row, size_t end_row, uint8_t *scratch);
+void omk_q8_maxpool_rows_avx2(const omk_q8_maxpool_params *p, const uint8_t *input, uint8_t *output,
+                              size_t first_row, size_t end_row, uint8_t *scratch);
+void omk_q8_maxpool_rows_avx512(const omk_q8_maxpool_params *p, const uint8_t *input, uint8_t *output,
+                                size_t first_row, size_t end_row, uint8_t *scratch);
+
+/// QUANTIZE float32 to an 8-bit type, LiteRT's vector blocks on x86: for `count` (a multiple of 8)
+/// values, `out[i] = clamp(cvt(x[i] · reciprocal) + zero_point, lo, hi)` as a byte, where cvt rounds
+/// ties to even and gives INT32_MIN for NaN and values outside int32, and the addition wraps.
+/// AVX2: call only when omk_cpu_level() >= 1; AVX-512: when >= 2 (the same bytes).
+void omk_q8_quantize_f32_avx2(const float *x, size_t count, float reciprocal, int32_t zero_point, int32_t lo,
+                              int32_t hi, uint8_t *out);
+void omk_q8_quantize_f32_avx512(const float *x, size_t count, float reciprocal, int32_t zero_point, int32_t lo,
+                                int32_t hi, uint8_t *out);
+
 /// The 8-bit output stage, in place: `acc[c] = clamp(requantize(acc[c] + bias[c]) + zero_point, lo, hi)`
 /// with wrapping int32 additions, where requantize is LiteRT's `MultiplyByQuantizedMultiplier`
 /// (gemm_rounding[c] == 0) or its optimized GEMM's variant whose final rounding shift rounds ties
@@ -447,6 +517,12 @@ typedef struct {
                       size_t runs, size_t stride, int a_scalar);
     /// The `kernel` argument of omk_q8_dwconv_packed_size / _pack to try first, then second (0: none).
     int q8_dwconv_kernel, q8_dwconv_fallback;
+    void (*q8_dwconv_small_row)(const omk_q8_dwconv_small_params *p, const uint8_t *input, size_t row,
+                                int16_t *scratch, int32_t *acc);
+    void (*q8_maxpool_rows)(const omk_q8_maxpool_params *p, const uint8_t *input, uint8_t *output, size_t first_row,
+                            size_t end_row, uint8_t *scratch);
+    void (*q8_quantize_f32)(const float *x, size_t count, float reciprocal, int32_t zero_point, int32_t lo, int32_t hi,
+                            uint8_t *out);
 } omk_kernel_table;
 
 /// This CPU's table (filled on the first call, thread-safe; never NULL).
@@ -493,5 +569,11 @@ void omk_requantize_gemm_to_8(const int32_t *acc, size_t count, const int32_t *b
 void omk_q8_add(const void *a, const void *b, void *out, size_t count, int is_signed, const omk_q8_add_params *p);
 void omk_q8_binary(const omk_q8_binary_params *p, const void *a, const void *b, void *out, size_t lanes, size_t runs,
                    size_t stride, int a_scalar);
+void omk_q8_dwconv_small_row(const omk_q8_dwconv_small_params *p, const uint8_t *input, size_t row,
+                             int16_t *scratch, int32_t *acc);
+void omk_q8_maxpool_rows(const omk_q8_maxpool_params *p, const uint8_t *input, uint8_t *output, size_t first_row,
+                         size_t end_row, uint8_t *scratch);
+void omk_q8_quantize_f32(const float *x, size_t count, float reciprocal, int32_t zero_point, int32_t lo, int32_t hi,
+                         uint8_t *out);
 
 #endif

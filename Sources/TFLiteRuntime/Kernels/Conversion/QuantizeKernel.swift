@@ -1,3 +1,4 @@
+import CKernels
 import Foundation
 
 /// QUANTIZE: float32 → uint8/int8/int16 per tensor or per channel, and requantization between
@@ -179,9 +180,16 @@ final class QuantizeKernel: OpKernel {
         let s = Double(scale)
         let reciprocal = Float(1.0 / s)
         let blocked = input.count / 8 * 8
-        for i in 0..<blocked {
-            let q = FixedPoint.neonRoundToInt32(input[i] * reciprocal) &+ zp
-            output[i] = T(truncatingIfNeeded: min(hi, max(lo, q)))
+        if T.bitWidth == 8, CPUFeatures.kernels.q8_quantize_f32 != nil, let x = input.baseAddress,
+            let y = output.baseAddress
+        {
+            // The same blocks in C (`cvtps2dq` is the conversion below, vectorized).
+            omk_q8_quantize_f32(x, blocked, reciprocal, zp, lo, hi, UnsafeMutableRawPointer(y).assumingMemoryBound(to: UInt8.self))
+        } else {
+            for i in 0..<blocked {
+                let q = FixedPoint.neonRoundToInt32(input[i] * reciprocal) &+ zp
+                output[i] = T(truncatingIfNeeded: min(hi, max(lo, q)))
+            }
         }
         for i in blocked..<input.count {
             output[i] = T(truncatingIfNeeded: QuantizeKernel.clampRound(Double(input[i]) / s, zp, lo, hi))

@@ -88,6 +88,9 @@ final class QuantizedConvolutionKernel: OpKernel {
     /// DEPTHWISE_CONV_2D's row kernels (8-bit activations, depth multiplier 1), when they take the node.
     private let depthwise8 = QuantizedDepthwise8()
     private var usesDepthwise8 = false
+    /// DEPTHWISE_CONV_2D's whole-row kernel (8-bit activations, few channels or a depth multiplier above 1).
+    private let depthwiseRows = QuantizedDepthwiseRows()
+    private var usesDepthwiseRows = false
 
     init(_ node: Node, kind: Kind) throws {
         self.kind = kind
@@ -100,6 +103,7 @@ final class QuantizedConvolutionKernel: OpKernel {
         packedGemm.place(in: node.weightArena)
         packedGemm8.place(in: node.weightArena)
         depthwise8.place(in: node.weightArena)
+        depthwiseRows.place(in: node.weightArena)
     }
 
     func prepare(_ node: Node) throws {
@@ -252,14 +256,22 @@ final class QuantizedConvolutionKernel: OpKernel {
         // The 8-bit VNNI GEMM reads the filter's bytes; int4 filters take the widened path.
         activations8Bit = input.type != .int16 && outputType == input.type && filter.type != .int4
         usesDepthwise8 = false
-        if kind == .depthwise, activations8Bit, depthMultiplier == 1, let g = geometry {
+        usesDepthwiseRows = false
+        if kind == .depthwise, activations8Bit, let g = geometry,
+            QuantizedDepthwiseRows.suits(channels: channels, multiplier: depthMultiplier)
+        {
+            usesDepthwiseRows = depthwiseRows.configure(
+                geometry: g, depthMultiplier: depthMultiplier, inputZeroPoint: inputZeroPoint,
+                signed: input.type == .int8)
+        }
+        if !usesDepthwiseRows, kind == .depthwise, activations8Bit, depthMultiplier == 1, let g = geometry {
             usesDepthwise8 = depthwise8.configure(
                 geometry: g, inputZeroPoint: inputZeroPoint, outputZeroPoint: outputZeroPoint,
                 activationMin: activationMin, activationMax: activationMax, signed: input.type == .int8)
         }
         if !usesVNNI {
             // The depthwise row kernels read the input bytes; `eval` widens them only on the general path.
-            if !usesDepthwise8 { input16.reserve(max(1, input.elementCount), filling: 0) }
+            if !usesDepthwise8, !usesDepthwiseRows { input16.reserve(max(1, input.elementCount), filling: 0) }
             zeroRow.reserve(max(2, (geometry?.inputChannels ?? depth) + 2), filling: 0)
             weights.reserve(max(1, filter.elementCount), filling: 0)
         }
@@ -279,6 +291,9 @@ final class QuantizedConvolutionKernel: OpKernel {
             // [O][KH][KW][Cg] (conv), [O][I] (fully connected) and [1][KH][KW][O] (depthwise) are
             // already the layouts the loops read.
             QuantizedOperand.widen(filter, zeroPoint: filterZeroPoint, into: w)
+        }
+        if usesDepthwiseRows {
+            depthwiseRows.pack(weights: w, biases: biases, multipliers: multipliers, roundings: roundings)
         }
         if usesDepthwise8 {
             _ = depthwise8.pack(weights: w, biases: biases, multipliers: multipliers, roundings: roundings)
@@ -340,6 +355,16 @@ final class QuantizedConvolutionKernel: OpKernel {
                 runFullyConnectedGemm8(node, input: bytes, out: out)
             }
             return
+        }
+        if usesDepthwiseRows {
+            if depthwiseRows.isReady {
+                guard let x = input.data else { return }
+                depthwiseRows.run(
+                    input: x.assumingMemoryBound(to: UInt8.self), output: out, type: output.type,
+                    zeroPoint: outputZeroPoint, lo: activationMin, hi: activationMax, threads: node.threadCount)
+                return
+            }
+            input16.reserve(max(1, input.elementCount), filling: 0)
         }
         if usesDepthwise8 {
             if depthwise8.isReady {

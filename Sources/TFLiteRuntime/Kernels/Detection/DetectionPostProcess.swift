@@ -248,9 +248,11 @@ enum DetectionPostProcess {
     }
 
     /// Fast NMS: each box competes with its best class score; its top classes are reported.
-    /// Slots past the detections are zero (LiteRT leaves them untouched).
+    /// Slots past the detections are zero (LiteRT leaves them untouched). `firstMaxima`, when given
+    /// (one class per box), holds each box's first best class, which `decreasingPartialArgSort` would find.
     static func fastNMS(
-        scores: UnsafeBufferPointer<Float>, classesWithBackground: Int, boxes: [Float], options o: DetectionOptions
+        scores: UnsafeBufferPointer<Float>, classesWithBackground: Int, boxes: [Float], options o: DetectionOptions,
+        firstMaxima: [Int]? = nil
     ) throws -> Detections {
         let numBoxes = boxes.count / 4
         let labelOffset = classesWithBackground - o.numClasses
@@ -259,6 +261,11 @@ enum DetectionPostProcess {
         var classIndices = [Int](repeating: 0, count: numBoxes * perAnchor)
         for row in 0..<numBoxes {
             let start = row * classesWithBackground + labelOffset
+            if perAnchor == 1, let firstMaxima, firstMaxima.count == numBoxes {
+                classIndices[row] = firstMaxima[row]
+                maxScores[row] = scores[start + firstMaxima[row]]
+                continue
+            }
             let rowScores = UnsafeBufferPointer(rebasing: scores[start..<(start + o.numClasses)])
             let sorted = decreasingPartialArgSort(rowScores, k: perAnchor)
             for c in 0..<perAnchor { classIndices[row * perAnchor + c] = sorted[c] }

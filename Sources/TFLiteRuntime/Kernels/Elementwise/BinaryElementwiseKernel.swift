@@ -21,6 +21,8 @@ final class BinaryElementwiseKernel: OpKernel {
     /// 8-bit ADD/MUL in LiteRT's optimized walk (same shapes or a five-fold broadcast), and whether
     /// LiteRT swaps the inputs for it; nil for other operators, types and broadcasts.
     private var runs: (walk: QuantizedBinaryRuns, swap: Bool)?
+    /// 8-bit ADD/SUB/MUL/SQUARED_DIFFERENCE outside `runs` on a large output: every result, precomputed.
+    private var byteTable: QuantizedByteTable?
     /// Quantized DIV's parameters.
     private var division: MathQuantizedDivide?
     private let parameters: BinaryParameters
@@ -68,7 +70,25 @@ final class BinaryElementwiseKernel: OpKernel {
                 runs = (QuantizedBinaryRuns(fiveFold), fiveFold.swap)
             }
         }
+        byteTable = nil
+        if runs == nil, plan.outputCount >= QuantizedByteTable.minimumOutputCount {
+            switch a.type {
+            case .uint8: byteTable = quantizedTable(UInt8.self)
+            case .int8: byteTable = quantizedTable(Int8.self)
+            default: break
+            }
+        }
         try node.setOutput(0, type: a.type, shape: plan.outputShape)
+    }
+
+    /// The byte table of this node's scalar formula, for the operators that have one.
+    private func quantizedTable<T: QuantizedElement>(_: T.Type) -> QuantizedByteTable? {
+        switch op {
+        case .add, .subtract: return QuantizedByteTable(addSub: quantized, subtract: op == .subtract, T.self)
+        case .multiply: return QuantizedByteTable(QuantizedMultiplyFunctor<T>(p: quantized))
+        case .squaredDifference: return QuantizedByteTable(QuantizedSquaredDifferenceFunctor<T>(p: quantized))
+        default: return nil
+        }
     }
 
     func eval(_ node: Node) throws {
@@ -218,6 +238,15 @@ final class BinaryElementwiseKernel: OpKernel {
             walk.apply(
                 swap ? quantized.swapped() : quantized, multiply: op == .multiply, swap ? pb : pa, swap ? pa : pb, po,
                 threads: threads)
+            return
+        }
+        if T.bitWidth == 8, let table = byteTable {
+            table.results.withUnsafeBufferPointer { t in
+                guard let base = t.baseAddress else { return }
+                plan.apply(
+                    QuantizedByteTableFunctor<T>(table: base), UnsafePointer(pa), UnsafePointer(pb), po, threads: threads,
+                    minimumPerThread: minimum)
+            }
             return
         }
         switch op {

@@ -1,3 +1,5 @@
+import CKernels
+
 /// MAX_POOL_2D and AVERAGE_POOL_2D on uint8, int8 and int16 NHWC tensors, bit-exact with LiteRT.
 ///
 /// LiteRT requires the output's scale and zero point to equal the input's, so pooling works on the
@@ -12,6 +14,8 @@ final class QuantizedPool2DKernel: OpKernel {
     private var geometry: WindowGeometry?
     private var activationMin: Int32 = 0
     private var activationMax: Int32 = 0
+    /// 8-bit MAX_POOL_2D on the C row kernel (`omk_q8_maxpool_rows`), when this CPU has one.
+    private var maxRows: omk_q8_maxpool_params?
 
     init(_ node: Node, kind: Pool2DKernel.Kind) throws {
         try node.expect(inputs: 1, outputs: 1)
@@ -34,6 +38,17 @@ final class QuantizedPool2DKernel: OpKernel {
             activation, scale: scale, zeroPoint: quantized.zeroPoint, qmin: range.min, qmax: range.max)
         activationMin = act.min
         activationMax = act.max
+        maxRows = nil
+        if kind == .max, input.type == .int8 || input.type == .uint8, CPUFeatures.kernels.q8_maxpool_rows != nil,
+            g.dilationHeight == 1, g.dilationWidth == 1, g.outputWidth > 0
+        {
+            maxRows = omk_q8_maxpool_params(
+                input_height: g.inputHeight, input_width: g.inputWidth, channels: g.inputChannels,
+                output_height: g.outputHeight, output_width: g.outputWidth, filter_height: g.filterHeight,
+                filter_width: g.filterWidth, stride_height: g.strideHeight, stride_width: g.strideWidth,
+                pad_top: g.padTop, pad_left: g.padLeft, lo: activationMin, hi: activationMax,
+                is_signed: input.type == .int8 ? 1 : 0)
+        }
     }
 
     func eval(_ node: Node) throws {
@@ -42,11 +57,34 @@ final class QuantizedPool2DKernel: OpKernel {
         try QuantizedOperand.checkBytes(input, node: node, role: "input")
         try QuantizedOperand.checkBytes(output, node: node, role: "output")
         guard output.elementCount > 0, let y = output.data, let x = input.data else { return }
+        if let params = maxRows {
+            runMaxRows(params, g, x.assumingMemoryBound(to: UInt8.self), y.assumingMemoryBound(to: UInt8.self),
+                       threads: node.threadCount)
+            return
+        }
         switch input.type {
         case .uint8: run(UInt8.self, g, UnsafeRawPointer(x), y, threads: node.threadCount)
         case .int8: run(Int8.self, g, UnsafeRawPointer(x), y, threads: node.threadCount)
         case .int16: run(Int16.self, g, UnsafeRawPointer(x), y, threads: node.threadCount)
         default: throw node.error("unsupported type \(input.type.name)")
+        }
+    }
+
+    /// 8-bit MAX_POOL_2D by whole output rows in C (the same bytes as `run`'s loop).
+    private func runMaxRows(
+        _ params: omk_q8_maxpool_params, _ g: WindowGeometry, _ x: UnsafePointer<UInt8>, _ y: UnsafeMutablePointer<UInt8>,
+        threads: Int
+    ) {
+        let rows = g.batch * g.outputHeight
+        let work = max(1, g.outputWidth * g.inputChannels * g.taps)
+        withUnsafePointer(to: params) { p in
+            let scratchBytes = max(1, omk_q8_maxpool_padded_width(p) * g.inputChannels)
+            parallelFor(rows, threads: threads, minimumPerThread: max(1, 65_536 / work)) { range in
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: scratchBytes) { scratch in
+                    guard let s = scratch.baseAddress else { return }
+                    omk_q8_maxpool_rows(p, x, y, range.lowerBound, range.upperBound, s)
+                }
+            }
         }
     }
 

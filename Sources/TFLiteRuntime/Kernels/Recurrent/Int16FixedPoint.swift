@@ -12,7 +12,7 @@ enum Int16FixedPoint {
     /// Saturating rounding doubling high multiply of two int16 raws.
     @inline(__always) static func mul(_ a: Int32, _ b: Int32) -> Int32 {
         if a == b && a == Int32(Int16.min) { return Int32(Int16.max) }
-        let ab = a * b
+        let ab = a &* b  // int16 raws: the product fits
         let nudge: Int32 = ab >= 0 ? (1 << 14) : (1 - (1 << 14))
         return wrap((ab + nudge) / (1 << 15))
     }
@@ -78,16 +78,21 @@ enum Int16FixedPoint {
         let aModQuarterMinusQuarter = wrap((a & mask) - oneQuarter)
         var result = expOnIntervalNegativeQuarterToZero(multiplyByPOT(aModQuarterMinusQuarter, integerBits))
         let remainder = wrap(aModQuarterMinusQuarter - a)
-        let barrel: [(exponent: Int, multiplier: Int32)] = [
-            (-2, 1_672_461_947), (-1, 1_302_514_674), (0, 790_015_084), (1, 290_630_308), (2, 39_332_535),
-            (3, 720_401), (4, 242),
-        ]
-        for (exponent, multiplier) in barrel where integerBits > exponent {
-            let shift = fractionalBits + exponent
-            if remainder & (Int32(1) << Int32(shift)) != 0 {
+        // gemmlowp's barrel shifter, written out: an array of its steps here was allocated on every
+        // call, and the LSTM's gates call this for every value (a third of keras_lstm_mnist's time).
+        @inline(__always) func step(_ exponent: Int, _ multiplier: Int32) {
+            guard integerBits > exponent else { return }
+            if remainder & (Int32(1) << Int32(fractionalBits + exponent)) != 0 {
                 result = mul(result, constant(multiplier))
             }
         }
+        step(-2, 1_672_461_947)
+        step(-1, 1_302_514_674)
+        step(0, 790_015_084)
+        step(1, 290_630_308)
+        step(2, 39_332_535)
+        step(3, 720_401)
+        step(4, 242)
         if integerBits > 5 {
             let clampB = 36 - integerBits
             let clamp = constant(-(Int32(1) << Int32(clampB)))
