@@ -192,10 +192,11 @@ void omk_f32_dwconv_pixel_neon(const float *x, const float *w, size_t channels, 
     }
 }
 
-/// Four pixels of a run (see omk_f32_dwconv_run_neon).
-static void dwconv_pixels4(const float *x, const float *w, size_t channels, size_t tap_rows, size_t tap_columns,
-                           size_t x_step, size_t x_row_step, size_t w_row_step, size_t pixel_step,
-                           const float *bias, float lower, float upper, float *out) {
+/// Four pixels of a run (see omk_f32_dwconv_run_neon); a function of its own so that
+/// scripts/arm-mca can estimate its loop.
+void omk_f32_dwconv_pixels4_neon(const float *x, const float *w, size_t channels, size_t tap_rows,
+                                 size_t tap_columns, size_t x_step, size_t x_row_step, size_t w_row_step,
+                                 size_t pixel_step, const float *bias, float lower, float upper, float *out) {
     const float32x4_t lo = vdupq_n_f32(lower), hi = vdupq_n_f32(upper);
     size_t c = 0;
     // Per 8 channels, four pixels share each weight load: 8 accumulators.
@@ -236,8 +237,8 @@ void omk_f32_dwconv_run_neon(const float *x, const float *w, size_t channels, si
                              const float *bias, float lower, float upper, float *out) {
     size_t p = 0;
     for (; p + 4 <= count; p += 4)
-        dwconv_pixels4(x + p * pixel_step, w, channels, tap_rows, tap_columns, x_step, x_row_step, w_row_step,
-                       pixel_step, bias, lower, upper, out + p * channels);
+        omk_f32_dwconv_pixels4_neon(x + p * pixel_step, w, channels, tap_rows, tap_columns, x_step, x_row_step,
+                                    w_row_step, pixel_step, bias, lower, upper, out + p * channels);
     for (; p < count; p++)
         omk_f32_dwconv_pixel_neon(x + p * pixel_step, w, channels, tap_rows, tap_columns, x_step, x_row_step,
                                   w_row_step, bias, lower, upper, out + p * channels);

@@ -15,6 +15,9 @@ void omk_f32_gemv_16_neon(const float *const *a, size_t taps, size_t depth, cons
 void omk_f32_dwconv_pixel_neon(const float *x, const float *w, size_t channels, size_t tap_rows, size_t tap_columns,
                                size_t x_step, size_t x_row_step, size_t w_row_step, const float *bias, float lower,
                                float upper, float *out);
+void omk_f32_dwconv_pixels4_neon(const float *x, const float *w, size_t channels, size_t tap_rows,
+                                 size_t tap_columns, size_t x_step, size_t x_row_step, size_t w_row_step,
+                                 size_t pixel_step, const float *bias, float lower, float upper, float *out);
 void omk_f32_dwconv_run_neon(const float *x, const float *w, size_t channels, size_t tap_rows, size_t tap_columns,
                              size_t x_step, size_t x_row_step, size_t w_row_step, size_t pixel_step, size_t count,
                              const float *bias, float lower, float upper, float *out);
