@@ -79,6 +79,7 @@ static void fill(omk_kernel_table *t, int x86, int arm) {
     t->f32_add = omk_f32_add_portable;
     t->f32_clamp = omk_f32_clamp_portable;
     t->f32_prelu = omk_f32_prelu_portable;
+    t->f32_logistic = omk_f32_logistic_portable;
 #if defined(__x86_64__) || defined(__i386__)
     if (x86 >= 1) {
         t->name = x86 >= 3 ? "avx512+vnni" : (x86 >= 2 ? "avx512" : "avx2+fma");
@@ -89,6 +90,7 @@ static void fill(omk_kernel_table *t, int x86, int arm) {
         t->f32_add = x86 >= 2 ? omk_f32_add_avx512 : omk_f32_add_avx2;
         t->f32_clamp = x86 >= 2 ? omk_f32_clamp_avx512 : omk_f32_clamp_avx2;
         t->f32_prelu = x86 >= 2 ? omk_f32_prelu_avx512 : omk_f32_prelu_avx2;
+        t->f32_logistic = x86 >= 2 ? omk_f32_logistic_avx512 : omk_f32_logistic_avx2;
         t->f32_dwconv_run = x86 >= 2 ? omk_f32_dwconv_run_avx512 : omk_f32_dwconv_run_avx2;
         t->q16_gemm_8x8 = omk_q16_gemm_8x8_avx2;
         t->q16_dwconv_pixel = omk_q16_dwconv_pixel_avx2;
@@ -200,6 +202,8 @@ void omk_f32_clamp(const float *x, float *y, size_t count, float lower, float up
 void omk_f32_prelu(const float *x, const float *alpha, float *y, size_t rows, size_t channels) {
     omk_kernels()->f32_prelu(x, alpha, y, rows, channels);
 }
+
+void omk_f32_logistic(const float *x, float *y, size_t count) { omk_kernels()->f32_logistic(x, y, count); }
 
 void omk_f32_dwconv_run(const float *x, const float *w, size_t channels, size_t tap_rows, size_t tap_columns,
                         size_t x_step, size_t x_row_step, size_t w_row_step, size_t pixel_step, size_t count,

@@ -94,6 +94,7 @@ static omk_kernel_table neutral(void) {
     t.f32_add = omk_f32_add;
     t.f32_clamp = omk_f32_clamp;
     t.f32_prelu = omk_f32_prelu;
+    t.f32_logistic = omk_f32_logistic;
     if (t.q16_gemm_8x8) t.q16_gemm_8x8 = omk_q16_gemm_8x8;
     if (t.q16_gemm_8x16) t.q16_gemm_8x16 = omk_q16_gemm_8x16;
     if (t.q16_dwconv_pixel) t.q16_dwconv_pixel = omk_q16_dwconv_pixel;

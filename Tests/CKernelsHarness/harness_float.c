@@ -258,6 +258,22 @@ void test_f32_elementwise(const char *name, const omk_kernel_table *t) {
         free(a); free(b); free(alpha); free(got); free(want);
     }
     result(name, "f32 add/clamp/prelu", cases, failed);
+    // LOGISTIC's block formula: every build gives the portable build's bits (the Swift tests
+    // compare the formula itself with LiteRT's recorded outputs), across its whole range.
+    if (t->f32_logistic) {
+        int lcases = 0, lfailed = 0;
+        for (int it = 0; it < 50; it++) {
+            const size_t n = (size_t)rnd(1, 300);
+            float *x = malloc(n * sizeof(float)), *got = malloc(n * sizeof(float)), *want = malloc(n * sizeof(float));
+            for (size_t i = 0; i < n; i++) x[i] = it % 2 ? rnd_special() * 4.0f : rndf() * 120.0f;
+            t->f32_logistic(x, got, n);
+            omk_f32_logistic_portable(x, want, n);
+            lcases++;
+            lfailed += !same_bits(got, want, n);
+            free(x); free(got); free(want);
+        }
+        result(name, "f32_logistic", lcases, lfailed);
+    }
 }
 
 // ---------------------------------------------------------------- int16 GEMM and depthwise

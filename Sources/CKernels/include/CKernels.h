@@ -363,6 +363,11 @@ void omk_f32_clamp_avx512(const float *x, float *y, size_t count, float lower, f
 void omk_f32_prelu_portable(const float *x, const float *alpha, float *y, size_t rows, size_t channels);
 void omk_f32_prelu_avx2(const float *x, const float *alpha, float *y, size_t rows, size_t channels);
 void omk_f32_prelu_avx512(const float *x, const float *alpha, float *y, size_t rows, size_t channels);
+/// LiteRT's float LOGISTIC for elements in whole blocks of 4 (Eigen's packet formula; the elements
+/// past the last block take its scalar `expf` path, which the Swift side runs).
+void omk_f32_logistic_portable(const float *x, float *y, size_t count);
+void omk_f32_logistic_avx2(const float *x, float *y, size_t count);
+void omk_f32_logistic_avx512(const float *x, float *y, size_t count);
 
 /// A persistent thread pool: `threads - 1` workers that spin briefly between jobs (bounded in time:
 /// the CPU's pause hint, then yielding the CPU on every turn), then block until the next job or
@@ -489,6 +494,7 @@ typedef struct {
     void (*f32_add)(const float *a, const float *b, float *y, size_t count, float lower, float upper);
     void (*f32_clamp)(const float *x, float *y, size_t count, float lower, float upper);
     void (*f32_prelu)(const float *x, const float *alpha, float *y, size_t rows, size_t channels);
+    void (*f32_logistic)(const float *x, float *y, size_t count);
     void (*f32_dwconv_run)(const float *x, const float *w, size_t channels, size_t tap_rows, size_t tap_columns,
                            size_t x_step, size_t x_row_step, size_t w_row_step, size_t pixel_step, size_t count,
                            const float *bias, float lower, float upper, float *out);
@@ -545,6 +551,7 @@ void omk_f32_dwconv_pixel(const float *x, const float *w, size_t channels, size_
 void omk_f32_add(const float *a, const float *b, float *y, size_t count, float lower, float upper);
 void omk_f32_clamp(const float *x, float *y, size_t count, float lower, float upper);
 void omk_f32_prelu(const float *x, const float *alpha, float *y, size_t rows, size_t channels);
+void omk_f32_logistic(const float *x, float *y, size_t count);
 void omk_f32_dwconv_run(const float *x, const float *w, size_t channels, size_t tap_rows, size_t tap_columns,
                         size_t x_step, size_t x_row_step, size_t w_row_step, size_t pixel_step, size_t count,
                         const float *bias, float lower, float upper, float *out);

@@ -72,30 +72,6 @@ extension LiteRTActivation {
     typealias Lanes = SIMD8<Float>
 
     @inline(__always)
-    static func logisticBlock(_ v: Lanes) -> Lanes {
-        let nan = v .!= v
-        var x = v.replacing(with: 0, where: nan)
-        x.replace(with: logisticHigh, where: x .> logisticHigh)
-        x.replace(with: -104, where: x .< -104)
-        x *= 0.5
-        let m = floorBounded(x * 1.442_695_040_888_963_41 + 0.5)
-        var r = m * -0.693_359_375 + x
-        r = m * 2.121_944_40e-4 + r
-        let r2 = r * r
-        let even = r2 * 4.189_866_781_234_741_210_937_5e-2 + 0.499_991_416_931_152_343_75
-        let odd = r2 * 8.334_713_056_683_540_344_238_281_25e-3 + 0.166_668_772_697_448_730_468_75
-        var p = r * odd + even
-        p = r2 * p + (r + 1)
-        let biased = unsafeBitCast(m + 12_582_912 + 127, to: SIMD8<UInt32>.self) &- 0x4B40_0000
-        var e = p * unsafeBitCast(biased &<< 23, to: Lanes.self)
-        e = e * e
-        var y = e / (1 + e)
-        y.replace(with: 0, where: v .< -104)
-        y.replace(with: v, where: nan)
-        return y
-    }
-
-    @inline(__always)
     static func tanh(_ v: Lanes) -> Lanes {
         let clamp: Float = 7.907_389_640_808_105_47
         var x = v.replacing(with: clamp, where: v .> clamp)

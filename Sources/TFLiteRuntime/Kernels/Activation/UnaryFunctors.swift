@@ -24,35 +24,11 @@ protocol ExponentialFunctor {
 /// rounded product, then a rounded sum) runs whole blocks of 4 elements through Eigen's packet
 /// formulas and the `count % 4` remaining ones through its scalar formulas. Measured against LiteRT 2.3
 /// on every multiple of 1/1024 in [-20, 20], 200 000 random bit patterns, tiny values, ±0, ±inf and NaN,
-/// and tensors of 1 to 1007 elements: 0 differing bits.
+/// and tensors of 1 to 1007 elements: 0 differing bits. LOGISTIC's block formula runs in C
+/// (`omk_f32_logistic`, `f32_elementwise.c`, built for this CPU); its tail runs here.
 enum LiteRTActivation {
     /// Above this the logistic is exactly 1 in float (Eigen truncates its argument here).
     static var logisticHigh: Float { 16.635_532_4 }
-
-    /// The logistic of an element in a block of 4: `e / (1 + e)` with `e = exp(x)` from Eigen's own
-    /// exponential of `x / 2`, squared (a degree-5 polynomial after a Cephes-style two-part
-    /// reduction by ln 2); below -104 the answer is 0.
-    @inline(__always)
-    static func logisticBlock(_ value: Float) -> Float {
-        // NaN is computed as 0 and restored at the end; below -104 the result is selected as 0, so the
-        // reduction only ever sees a bounded argument (no trapping conversions, a vectorizable loop).
-        let x0 = value.isNaN ? 0 : value
-        let x = Swift.max(logisticHigh < x0 ? logisticHigh : x0, -104) * 0.5
-        let m = floorBounded(x * 1.442_695_040_888_963_41 + 0.5)
-        var r = m * -0.693_359_375 + x
-        r = m * 2.121_944_40e-4 + r
-        let r2 = r * r
-        let even = r2 * 4.189_866_781_234_741_210_937_5e-2 + 0.499_991_416_931_152_343_75
-        let odd = r2 * 8.334_713_056_683_540_344_238_281_25e-3 + 0.166_668_772_697_448_730_468_75
-        var p = r * odd + even
-        p = r2 * p + (r + 1)
-        // 2^m from its bit pattern: m + 127 is an integer in 52...139 here.
-        let biased = (m + 12_582_912 + 127).bitPattern &- 0x4B40_0000
-        var e = p * Float(bitPattern: biased << 23)
-        e = e * e
-        let y = e / (1 + e)
-        return value.isNaN ? value : (value < -104 ? 0 : y)
-    }
 
     /// The logistic of one of the last `count % 4` elements: Eigen's scalar path, `e / (1 + e)` with the
     /// C library's `expf` of the argument truncated at `logisticHigh`.

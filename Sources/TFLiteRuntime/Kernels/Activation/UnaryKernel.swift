@@ -167,8 +167,8 @@ final class UnaryKernel: OpKernel {
         let blocked = x.count / 4 * 4
         parallelFor(x.count, threads: threads, minimumPerThread: minimumPerThread) { range in
             let split = Swift.min(Swift.max(blocked, range.lowerBound), range.upperBound)
-            LiteRTActivation.map(
-                px, py, range.lowerBound..<split, LiteRTActivation.logisticBlock, LiteRTActivation.logisticBlock)
+            // Whole blocks of 4 in C, built for this CPU (the same lane formula as `logisticBlock`).
+            omk_f32_logistic(px + range.lowerBound, py + range.lowerBound, split - range.lowerBound)
             for i in split..<range.upperBound { py[i] = LiteRTActivation.logisticTail(px[i]) }
         }
     }

@@ -69,49 +69,26 @@ final class RFFT2DKernel: OpKernel {
         guard y.count == 2 * slices * rows * bins else { throw node.error("output is not sized for fft_length") }
         let usedH = min(inH, rows)
         let usedW = min(inW, columns)
-        var spectrum = [Double](repeating: 0, count: 2 * rows * bins)
-        let scratch = max(rows, columns)
-        var real = [Double](repeating: 0, count: scratch)
-        var imaginary = [Double](repeating: 0, count: scratch)
-        rowTwiddles.withUnsafeBufferPointer { rt in
-            columnTwiddles.withUnsafeBufferPointer { ct in
-                spectrum.withUnsafeMutableBufferPointer { s in
-                    real.withUnsafeMutableBufferPointer { reBuffer in
-                        imaginary.withUnsafeMutableBufferPointer { imBuffer in
-                            guard let re = reBuffer.baseAddress, let im = imBuffer.baseAddress,
-                                let rowTable = rt.baseAddress, let columnTable = ct.baseAddress
-                            else { return }
-                            for slice in 0..<slices {
-                                let input = slice * inH * inW
-                                // FFT of each row, kept for the non-negative frequencies (rows past
-                                // the input are zero and stay zero).
-                                for r in 0..<rows {
-                                    if r < usedH {
-                                        for c in 0..<columns {
-                                            re[c] = c < usedW ? Double(x[input + r * inW + c]) : 0
-                                            im[c] = 0
-                                        }
-                                        Self.fft(re, im, columns, rowTable)
-                                    }
-                                    for k in 0..<bins {
-                                        s[2 * (r * bins + k)] = r < usedH ? re[k] : 0
-                                        s[2 * (r * bins + k) + 1] = r < usedH ? im[k] : 0
-                                    }
-                                }
-                                // Complex FFT down each column of bins.
-                                let output = slice * rows * bins
-                                for k in 0..<bins {
-                                    for r in 0..<rows {
-                                        re[r] = s[2 * (r * bins + k)]
-                                        im[r] = s[2 * (r * bins + k) + 1]
-                                    }
-                                    Self.fft(re, im, rows, columnTable)
-                                    for u in 0..<rows {
-                                        y[2 * (output + u * bins + k)] = Float(re[u])
-                                        y[2 * (output + u * bins + k) + 1] = Float(im[u])
-                                    }
-                                }
-                            }
+        let rowTwiddles = self.rowTwiddles, columnTwiddles = self.columnTwiddles
+        guard let out = y.baseAddress, let first = x.baseAddress, x.count >= slices * inH * inW else {
+            if slices == 0 { return }
+            throw node.error("input is not sized like its shape")
+        }
+        let input = UnsafePointer(first), rows = self.rows, columns = self.columns
+        // Slices are independent: split over the threads, each with its own scratch.
+        parallelFor(slices, threads: node.threadCount, minimumPerThread: max(1, 65_536 / max(1, rows * columns))) { range in
+            let scratch = max(rows, columns)
+            withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * rows * bins + 2 * scratch) { buffer in
+                guard let s = buffer.baseAddress else { return }
+                let re = s + 2 * rows * bins, im = re + scratch
+                rowTwiddles.withUnsafeBufferPointer { rt in
+                    columnTwiddles.withUnsafeBufferPointer { ct in
+                        guard let rowTable = rt.baseAddress, let columnTable = ct.baseAddress else { return }
+                        for slice in range {
+                            Self.transform(
+                                input + slice * inH * inW, inW: inW, usedH: usedH, usedW: usedW, rows: rows,
+                                columns: columns, rowTable: rowTable, columnTable: columnTable, spectrum: s, re: re,
+                                im: im, output: out + 2 * slice * rows * bins)
                         }
                     }
                 }
@@ -119,11 +96,89 @@ final class RFFT2DKernel: OpKernel {
         }
     }
 
+    /// One `H × W` slice: real FFTs of its rows (the non-negative frequencies), then complex FFTs down
+    /// each column of bins, rounded to float into `output` (interleaved complex).
+    private static func transform(
+        _ x: UnsafePointer<Float>, inW: Int, usedH: Int, usedW: Int, rows: Int, columns: Int,
+        rowTable: UnsafePointer<Double>, columnTable: UnsafePointer<Double>, spectrum s: UnsafeMutablePointer<Double>,
+        re: UnsafeMutablePointer<Double>, im: UnsafeMutablePointer<Double>, output y: UnsafeMutablePointer<Float>
+    ) {
+        let bins = columns / 2 + 1
+        for r in 0..<rows {
+            let row = s + 2 * r * bins
+            guard r < usedH else {
+                // Rows past the input are zero and stay zero.
+                row.update(repeating: 0, count: 2 * bins)
+                continue
+            }
+            for c in 0..<columns { re[c] = c < usedW ? Double(x[r * inW + c]) : 0 }
+            if columns >= 4 {
+                realFFT(re, im, columns, rowTable, into: row)
+            } else {
+                for c in 0..<columns { im[c] = 0 }
+                fft(re, im, columns, rowTable, tableStride: 1)
+                for k in 0..<bins {
+                    row[2 * k] = re[k]
+                    row[2 * k + 1] = im[k]
+                }
+            }
+        }
+        if rows == 1 {
+            // A one-point transform down the columns is the identity.
+            for i in 0..<(2 * bins) { y[i] = Float(s[i]) }
+            return
+        }
+        for k in 0..<bins {
+            for r in 0..<rows {
+                re[r] = s[2 * (r * bins + k)]
+                im[r] = s[2 * (r * bins + k) + 1]
+            }
+            fft(re, im, rows, columnTable, tableStride: 1)
+            for u in 0..<rows {
+                y[2 * (u * bins + k)] = Float(re[u])
+                y[2 * (u * bins + k) + 1] = Float(im[u])
+            }
+        }
+    }
+
+    /// The FFT of `n` real values (`re[0..<n]`, n a power of two, at least 4) through one complex FFT
+    /// of n/2 points: z[m] = x[2m] + i·x[2m+1], then X[k] = E[k] + W^k·O[k] with E and O the even and
+    /// odd samples' transforms, E[k] = (Z[k] + conj Z[n/2−k]) / 2 and O[k] = −i·(Z[k] − conj Z[n/2−k]) / 2.
+    /// Writes bins 0...n/2 into `out` (interleaved); `twiddles` is the n-point table.
+    private static func realFFT(
+        _ re: UnsafeMutablePointer<Double>, _ im: UnsafeMutablePointer<Double>, _ n: Int,
+        _ twiddles: UnsafePointer<Double>, into out: UnsafeMutablePointer<Double>
+    ) {
+        let h = n / 2
+        // Pack in place: step m reads x[2m], x[2m+1], which no earlier step has overwritten.
+        for m in 0..<h {
+            let a = re[2 * m], b = re[2 * m + 1]
+            re[m] = a
+            im[m] = b
+        }
+        fft(re, im, h, twiddles, tableStride: 2)
+        out[0] = re[0] + im[0]
+        out[1] = 0
+        out[2 * h] = re[0] - im[0]
+        out[2 * h + 1] = 0
+        for k in 1..<h {
+            let ar = re[k], ai = im[k], br = re[h - k], bi = -im[h - k]
+            let er = (ar + br) * 0.5, ei = (ai + bi) * 0.5
+            let or = (ai - bi) * 0.5, oi = -(ar - br) * 0.5
+            let c = twiddles[2 * k], sn = twiddles[2 * k + 1]
+            // W^k = cos − i·sin.
+            out[2 * k] = er + (c * or + sn * oi)
+            out[2 * k + 1] = ei + (c * oi - sn * or)
+        }
+    }
+
     /// In-place radix-2 forward FFT (`X[k] = Σ x[n] e^{-2πikn/N}`) of `n` complex values, `n` a power
-    /// of two; `twiddles` holds cos and sin of 2πk/n interleaved. O(n log n), where a direct sum over
+    /// of two; `twiddles` holds cos and sin of 2πk/(n·tableStride) interleaved (a longer transform's
+    /// table serves with `tableStride` 2). O(n log n), where a direct sum over
     /// a BirdNET spectrogram took seconds.
     private static func fft(
-        _ re: UnsafeMutablePointer<Double>, _ im: UnsafeMutablePointer<Double>, _ n: Int, _ twiddles: UnsafePointer<Double>
+        _ re: UnsafeMutablePointer<Double>, _ im: UnsafeMutablePointer<Double>, _ n: Int, _ twiddles: UnsafePointer<Double>,
+        tableStride: Int
     ) {
         guard n > 1 else { return }
         var j = 0
@@ -142,7 +197,7 @@ final class RFFT2DKernel: OpKernel {
         var length = 2
         while length <= n {
             let half = length / 2
-            let step = n / length
+            let step = n / length * tableStride
             var start = 0
             while start < n {
                 for k in 0..<half {
