@@ -104,6 +104,7 @@ static void fill(omk_kernel_table *t, int x86, int arm) {
         t->q8_dwconv_fallback = x86 >= 3 ? 1 : 0;
     }
     if (x86 >= 2) {
+        t->f32_gemm_8x32 = omk_f32_gemm_8x32_avx512;
         t->q16_gemm_8x16 = x86 >= 3 ? omk_q16_gemm_8x16_vnni : omk_q16_gemm_8x16_avx512;
         t->requantize_i32_to_8 = omk_requantize_i32_to_8_avx512;
         t->requantize_gemm_to_8 = omk_requantize_gemm_to_8_avx512;

@@ -123,6 +123,46 @@ OMK_AVX512 void omk_f32_gemm_8x16_avx512(const float *const *a, size_t rows, siz
     }
 }
 
+/// Two adjacent 16-column panels at once (`b0`, `b1`, each packed like omk_f32_gemm_8x16's `b`;
+/// `bias` and `c` cover 32 columns, the second panel's first `columns1` are stored): each broadcast
+/// activation feeds both panels, and one call's pointer loads and loop run for twice the columns.
+/// Every output's order and rounding are omk_f32_gemm_8x16's.
+OMK_AVX512 void omk_f32_gemm_8x32_avx512(const float *const *a, size_t rows, size_t taps, size_t depth,
+                                         const float *b0, const float *b1, const float *bias, float lower,
+                                         float upper, float *c, size_t ldc, size_t columns1) {
+    const __m512 z = _mm512_setzero_ps();
+    __m512 c0 = z, c1 = z, c2 = z, c3 = z, c4 = z, c5 = z, c6 = z, c7 = z;
+    __m512 d0 = z, d1 = z, d2 = z, d3 = z, d4 = z, d5 = z, d6 = z, d7 = z;
+    const float *w0 = b0, *w1 = b1;
+    for (size_t t = 0; t < taps; t++) {
+        const float *const *r = a + t * 8;
+        const float *a0 = r[0], *a1 = r[1], *a2 = r[2], *a3 = r[3];
+        const float *a4 = r[4], *a5 = r[5], *a6 = r[6], *a7 = r[7];
+        for (size_t k = 0; k < depth; k++) {
+            const __m512 v = _mm512_loadu_ps(w0), u = _mm512_loadu_ps(w1);
+            __m512 x;
+            x = _mm512_set1_ps(a0[k]); c0 = madd16(c0, v, x); d0 = madd16(d0, u, x);
+            x = _mm512_set1_ps(a1[k]); c1 = madd16(c1, v, x); d1 = madd16(d1, u, x);
+            x = _mm512_set1_ps(a2[k]); c2 = madd16(c2, v, x); d2 = madd16(d2, u, x);
+            x = _mm512_set1_ps(a3[k]); c3 = madd16(c3, v, x); d3 = madd16(d3, u, x);
+            x = _mm512_set1_ps(a4[k]); c4 = madd16(c4, v, x); d4 = madd16(d4, u, x);
+            x = _mm512_set1_ps(a5[k]); c5 = madd16(c5, v, x); d5 = madd16(d5, u, x);
+            x = _mm512_set1_ps(a6[k]); c6 = madd16(c6, v, x); d6 = madd16(d6, u, x);
+            x = _mm512_set1_ps(a7[k]); c7 = madd16(c7, v, x); d7 = madd16(d7, u, x);
+            w0 += 16;
+            w1 += 16;
+        }
+    }
+    const __m512 lo = _mm512_set1_ps(lower), hi = _mm512_set1_ps(upper);
+    const __m512 bv = _mm512_loadu_ps(bias), bu = _mm512_loadu_ps(bias + 16);
+    const __mmask16 mask = columns1 >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << columns1) - 1);
+    const __m512 first[8] = {c0, c1, c2, c3, c4, c5, c6, c7}, second[8] = {d0, d1, d2, d3, d4, d5, d6, d7};
+    for (size_t i = 0; i < rows && i < 8; i++) {
+        _mm512_storeu_ps(c + i * ldc, _mm512_min_ps(hi, _mm512_max_ps(lo, _mm512_add_ps(first[i], bv))));
+        _mm512_mask_storeu_ps(c + i * ldc + 16, mask, _mm512_min_ps(hi, _mm512_max_ps(lo, _mm512_add_ps(second[i], bu))));
+    }
+}
+
 // The matrix-vector product (one row): four partial sums per column, the k of each ≡ 0, 1, 2, 3
 // (mod 4) over the whole reduction (all taps in order), combined as (s0 + s2) + (s1 + s3); the
 // last K mod 4 products are then added one by one, and the bias last. That is the order of
@@ -227,6 +267,13 @@ void omk_f32_gemm_8x16_avx512(const float *const *a, size_t rows, size_t taps, s
                               const float *bias, float lower, float upper, float *c, size_t ldc, size_t columns) {
     (void)a; (void)rows; (void)taps; (void)depth; (void)b; (void)bias; (void)lower; (void)upper; (void)c;
     (void)ldc; (void)columns;
+}
+
+void omk_f32_gemm_8x32_avx512(const float *const *a, size_t rows, size_t taps, size_t depth, const float *b0,
+                              const float *b1, const float *bias, float lower, float upper, float *c, size_t ldc,
+                              size_t columns1) {
+    (void)a; (void)rows; (void)taps; (void)depth; (void)b0; (void)b1; (void)bias; (void)lower; (void)upper; (void)c;
+    (void)ldc; (void)columns1;
 }
 
 void omk_f32_gemv_16_avx2(const float *const *a, size_t taps, size_t depth, const float *b, const float *bias,

@@ -61,7 +61,7 @@ static void bounds(float *lower, float *upper) {
 
 void test_f32_gemm(const char *name, const omk_kernel_table *t) {
     if (!t->f32_gemm_8x16) return;
-    int cases = 0, failed = 0, gcases = 0, gfailed = 0;
+    int cases = 0, failed = 0, gcases = 0, gfailed = 0, wcases = 0, wfailed = 0;
     for (int it = 0; it < 300; it++) {
         const size_t rows = (size_t)rnd(1, 8), taps = (size_t)rnd(1, 3), depth = (size_t)(it < 4 ? it + 1 : rnd(1, 40));
         const size_t columns = (size_t)(it % 16 + 1), ldc = 17;
@@ -88,11 +88,26 @@ void test_f32_gemm(const char *name, const omk_kernel_table *t) {
             gcases++;
             gfailed += !same_bits(g1, w1, 17);
         }
+        if (t->f32_gemm_8x32) {
+            // A second panel of other weights: columns 16-31 must be its 8x16 result.
+            float *b2 = malloc(taps * depth * 16 * sizeof(float)), bias2[32];
+            for (size_t i = 0; i < taps * depth * 16; i++) b2[i] = rndf();
+            for (int j = 0; j < 32; j++) bias2[j] = j < 16 ? bias[j] : rndf();
+            float got2[8 * 33], want2[8 * 33];
+            for (int i = 0; i < 8 * 33; i++) got2[i] = want2[i] = -12345.0f;
+            t->f32_gemm_8x32(ptr, rows, taps, depth, b, b2, bias2, lower, upper, got2, 33, columns);
+            ref_gemm(ptr, rows, taps, depth, b, bias2, lower, upper, want2, 33, 16);
+            ref_gemm(ptr, rows, taps, depth, b2, bias2 + 16, lower, upper, want2 + 16, 33, columns);
+            wcases++;
+            wfailed += !same_bits(got2, want2, 8 * 33);
+            free(b2);
+        }
         free(data);
         free(b);
     }
     result(name, "f32_gemm_8x16", cases, failed);
     if (gcases) result(name, "f32_gemv_16", gcases, gfailed);
+    if (wcases) result(name, "f32_gemm_8x32", wcases, wfailed);
 }
 
 // ---------------------------------------------------------------- float depthwise

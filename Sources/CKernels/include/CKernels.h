@@ -24,6 +24,12 @@ void omk_f32_gemm_8x16_avx2(const float *const *a, size_t rows, size_t taps, siz
                             const float *bias, float lower, float upper, float *c, size_t ldc, size_t columns);
 void omk_f32_gemm_8x16_avx512(const float *const *a, size_t rows, size_t taps, size_t depth, const float *b,
                               const float *bias, float lower, float upper, float *c, size_t ldc, size_t columns);
+/// Two adjacent panels of omk_f32_gemm_8x16_avx512 in one call (AVX-512; omk_cpu_level() >= 2):
+/// `b0` and `b1` are the panels, `bias` and `c` span their 32 columns, all 16 of the first are
+/// stored and the first `columns1` (<= 16) of the second. Bit-identical to two 8x16 calls.
+void omk_f32_gemm_8x32_avx512(const float *const *a, size_t rows, size_t taps, size_t depth, const float *b0,
+                              const float *b1, const float *bias, float lower, float upper, float *c, size_t ldc,
+                              size_t columns1);
 
 /// The same product for a single row (`a[tap * 8]`), in the order of LiteRT's matrix-vector
 /// product: four partial sums over the k ≡ 0, 1, 2, 3 (mod 4) of the whole (tap, k) sequence,
@@ -483,6 +489,9 @@ typedef struct {
     int arm_level;
     void (*f32_gemm_8x16)(const float *const *a, size_t rows, size_t taps, size_t depth, const float *b,
                           const float *bias, float lower, float upper, float *c, size_t ldc, size_t columns);
+    void (*f32_gemm_8x32)(const float *const *a, size_t rows, size_t taps, size_t depth, const float *b0,
+                          const float *b1, const float *bias, float lower, float upper, float *c, size_t ldc,
+                          size_t columns1);
     void (*f32_gemv_16)(const float *const *a, size_t taps, size_t depth, const float *b, const float *bias,
                         float lower, float upper, float *c, size_t columns);
     void (*f32_dwconv_pixel)(const float *x, const float *w, size_t channels, size_t tap_rows, size_t tap_columns,

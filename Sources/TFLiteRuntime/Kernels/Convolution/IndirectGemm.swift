@@ -92,6 +92,10 @@ struct IndirectGemm {
         let output = self.output, ldc = outputStride, lower = self.lower, upper = self.upper
         let a = UnsafePointer(pointers)
         let simd = CPUFeatures.floatGemm
+        // The table's functions themselves: the ISA-neutral entry points would look the table up
+        // again on every tile.
+        let tile = CPUFeatures.kernels.f32_gemm_8x16, vector = CPUFeatures.kernels.f32_gemv_16
+        let pair = CPUFeatures.kernels.f32_gemm_8x32
         let aOptional = UnsafeRawPointer(a).assumingMemoryBound(to: UnsafePointer<Float>?.self)
         let irregular = followsEigenOrder && rows > 1
             ? GemmSummationOrder.firstIrregularChannel(pixels: rows, channels: columns, depth: taps * depth) : nil
@@ -104,15 +108,19 @@ struct IndirectGemm {
             let count = min(mr, rows - first)
             rowPointers(first, count, pointers, scratch)
             let panelEnd = min(panels, (block + 1) * blockPanels)
+            // A panel the two-panel kernel already computed with the one before it.
+            var pairedPanel = -1
             for p in (block * blockPanels)..<panelEnd {
                 let b = packed + p * panelStride
                 let pb = bias + p * nr
                 let c = output + first * ldc + p * nr
                 let valid = min(nr, columns - p * nr)
-                if rows == 1 {
+                if p == pairedPanel {
+                    // (computed with panel p - 1)
+                } else if rows == 1 {
                     // A matrix-vector product sums in LiteRT's GEMV order (see `GemmMicrokernel.gemv`).
-                    if simd {
-                        omk_f32_gemv_16(aOptional, taps, depth, b, pb, lower, upper, c, valid)
+                    if simd, let vector {
+                        vector(aOptional, taps, depth, b, pb, lower, upper, c, valid)
                     } else {
                         let half = GemmMicrokernel.half
                         for h in stride(from: 0, to: valid, by: half) {
@@ -123,8 +131,14 @@ struct IndirectGemm {
                     }
                 } else if recomputesAll {
                     // (done by recomputeIrregular below)
-                } else if simd {
-                    omk_f32_gemm_8x16(aOptional, count, taps, depth, b, pb, lower, upper, c, ldc, valid)
+                } else if simd, let pair, p + 1 < panelEnd {
+                    // Two panels per call (AVX-512): the activations are broadcast once for both.
+                    pair(
+                        aOptional, count, taps, depth, b, b + panelStride, pb, lower, upper, c, ldc,
+                        min(nr, columns - (p + 1) * nr))
+                    pairedPanel = p + 1
+                } else if simd, let tile {
+                    tile(aOptional, count, taps, depth, b, pb, lower, upper, c, ldc, valid)
                 } else {
                     let half = GemmMicrokernel.half
                     for h in stride(from: 0, to: valid, by: half) {
