@@ -80,6 +80,7 @@ static void fill(omk_kernel_table *t, int x86, int arm) {
     t->f32_clamp = omk_f32_clamp_portable;
     t->f32_prelu = omk_f32_prelu_portable;
     t->f32_logistic = omk_f32_logistic_portable;
+    t->f32_max_pixel = omk_f32_max_pixel_portable;
 #if defined(__x86_64__) || defined(__i386__)
     if (x86 >= 1) {
         t->name = x86 >= 3 ? "avx512+vnni" : (x86 >= 2 ? "avx512" : "avx2+fma");
@@ -91,6 +92,7 @@ static void fill(omk_kernel_table *t, int x86, int arm) {
         t->f32_clamp = x86 >= 2 ? omk_f32_clamp_avx512 : omk_f32_clamp_avx2;
         t->f32_prelu = x86 >= 2 ? omk_f32_prelu_avx512 : omk_f32_prelu_avx2;
         t->f32_logistic = x86 >= 2 ? omk_f32_logistic_avx512 : omk_f32_logistic_avx2;
+        t->f32_max_pixel = x86 >= 2 ? omk_f32_max_pixel_avx512 : omk_f32_max_pixel_avx2;
         t->f32_dwconv_run = x86 >= 2 ? omk_f32_dwconv_run_avx512 : omk_f32_dwconv_run_avx2;
         t->q16_gemm_8x8 = omk_q16_gemm_8x8_avx2;
         t->q16_dwconv_pixel = omk_q16_dwconv_pixel_avx2;

@@ -74,6 +74,27 @@ static inline __attribute__((always_inline)) void logistic_body(const float *x, 
     for (size_t i = 0; i < count; i++) y[i] = logistic_block(x[i]);
 }
 
+/// MAX_POOL_2D of one output pixel: the maximum over `rows` × `cols` input pixels (`col_step` and
+/// `row_step` floats apart) of each channel, `acc < v ? v : acc` from -FLT_MAX (a NaN already in the
+/// accumulator stays, as `std::max` keeps it), then `x < lower ? lower : (x > upper ? upper : x)`.
+static inline __attribute__((always_inline)) void max_pixel_body(const float *first, size_t channels, size_t rows,
+                                                                 size_t cols, size_t col_step, size_t row_step,
+                                                                 float lower, float upper, float *out) {
+    for (size_t c = 0; c < channels; c++) out[c] = -3.402823466e38f;
+    for (size_t r = 0; r < rows; r++, first += row_step) {
+        const float *q = first;
+        for (size_t k = 0; k < cols; k++, q += col_step)
+            for (size_t c = 0; c < channels; c++) {
+                const float v = q[c], acc = out[c];
+                out[c] = acc < v ? v : acc;
+            }
+    }
+    for (size_t c = 0; c < channels; c++) {
+        const float x = out[c];
+        out[c] = x < lower ? lower : (x > upper ? upper : x);
+    }
+}
+
 #define OMK_F32_ELEMENTWISE(SUFFIX, TARGET)                                                                     \
     TARGET void omk_f32_add_##SUFFIX(const float *a, const float *b, float *y, size_t count, float lower,      \
                                      float upper) {                                                             \
@@ -86,7 +107,12 @@ static inline __attribute__((always_inline)) void logistic_body(const float *x, 
                                        size_t channels) {                                                       \
         prelu_body(x, alpha, y, rows, channels);                                                               \
     }                                                                                                           \
-    TARGET void omk_f32_logistic_##SUFFIX(const float *x, float *y, size_t count) { logistic_body(x, y, count); }
+    TARGET void omk_f32_logistic_##SUFFIX(const float *x, float *y, size_t count) { logistic_body(x, y, count); } \
+    TARGET void omk_f32_max_pixel_##SUFFIX(const float *first, size_t channels, size_t rows, size_t cols,      \
+                                           size_t col_step, size_t row_step, float lower, float upper,         \
+                                           float *out) {                                                        \
+        max_pixel_body(first, channels, rows, cols, col_step, row_step, lower, upper, out);                    \
+    }
 
 OMK_F32_ELEMENTWISE(portable, )
 #if defined(__x86_64__) || defined(__i386__)

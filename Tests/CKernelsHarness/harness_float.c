@@ -289,6 +289,32 @@ void test_f32_elementwise(const char *name, const omk_kernel_table *t) {
         }
         result(name, "f32_logistic", lcases, lfailed);
     }
+    if (t->f32_max_pixel) {
+        int mcases = 0, mfailed = 0;
+        for (int it = 0; it < 200; it++) {
+            const size_t channels = (size_t)(it < 40 ? it + 1 : rnd(1, 70)), rows = (size_t)rnd(1, 3), cols = (size_t)rnd(1, 3);
+            const size_t col_step = channels * (size_t)rnd(1, 2), row_step = col_step * 4, n = rows * row_step;
+            float *x = malloc(n * sizeof(float)), got[71], want[71];
+            for (size_t i = 0; i < n; i++) x[i] = rnd_special();
+            float lower, upper;
+            bounds(&lower, &upper);
+            got[channels] = want[channels] = 4242.0f;
+            t->f32_max_pixel(x, channels, rows, cols, col_step, row_step, lower, upper, got);
+            for (size_t c = 0; c < channels; c++) {
+                float acc = -3.402823466e38f;
+                for (size_t r = 0; r < rows; r++)
+                    for (size_t k = 0; k < cols; k++) {
+                        const float v = x[r * row_step + k * col_step + c];
+                        acc = acc < v ? v : acc;
+                    }
+                want[c] = acc < lower ? lower : (acc > upper ? upper : acc);
+            }
+            mcases++;
+            mfailed += !same_bits(got, want, channels + 1);
+            free(x);
+        }
+        result(name, "f32_max_pixel", mcases, mfailed);
+    }
 }
 
 // ---------------------------------------------------------------- int16 GEMM and depthwise

@@ -374,6 +374,15 @@ void omk_f32_prelu_avx512(const float *x, const float *alpha, float *y, size_t r
 void omk_f32_logistic_portable(const float *x, float *y, size_t count);
 void omk_f32_logistic_avx2(const float *x, float *y, size_t count);
 void omk_f32_logistic_avx512(const float *x, float *y, size_t count);
+/// MAX_POOL_2D of one output pixel over `rows` × `cols` input pixels (`col_step` / `row_step` floats
+/// apart), every channel from -FLT_MAX by `acc < v ? v : acc`, then clamped to [lower, upper] (a NaN
+/// passes); `out` must not overlap the input.
+void omk_f32_max_pixel_portable(const float *first, size_t channels, size_t rows, size_t cols, size_t col_step,
+                                size_t row_step, float lower, float upper, float *out);
+void omk_f32_max_pixel_avx2(const float *first, size_t channels, size_t rows, size_t cols, size_t col_step,
+                            size_t row_step, float lower, float upper, float *out);
+void omk_f32_max_pixel_avx512(const float *first, size_t channels, size_t rows, size_t cols, size_t col_step,
+                              size_t row_step, float lower, float upper, float *out);
 
 /// A persistent thread pool: `threads - 1` workers that spin briefly between jobs (bounded in time:
 /// the CPU's pause hint, then yielding the CPU on every turn), then block until the next job or
@@ -504,6 +513,8 @@ typedef struct {
     void (*f32_clamp)(const float *x, float *y, size_t count, float lower, float upper);
     void (*f32_prelu)(const float *x, const float *alpha, float *y, size_t rows, size_t channels);
     void (*f32_logistic)(const float *x, float *y, size_t count);
+    void (*f32_max_pixel)(const float *first, size_t channels, size_t rows, size_t cols, size_t col_step,
+                          size_t row_step, float lower, float upper, float *out);
     void (*f32_dwconv_run)(const float *x, const float *w, size_t channels, size_t tap_rows, size_t tap_columns,
                            size_t x_step, size_t x_row_step, size_t w_row_step, size_t pixel_step, size_t count,
                            const float *bias, float lower, float upper, float *out);

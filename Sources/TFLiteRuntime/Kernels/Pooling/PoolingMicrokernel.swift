@@ -52,6 +52,27 @@ enum PoolingMicrokernel {
         }
     }
 
+    /// `maxRow` through the C loop of one output pixel (`omk_f32_max_pixel`, built for this CPU; the
+    /// same comparisons per channel).
+    @inline(__always)
+    static func maxRow(
+        _ g: WindowGeometry, oy: Int, image: UnsafePointer<Float>, lower: Float, upper: Float,
+        row: UnsafeMutablePointer<Float>,
+        pixel: @convention(c) (
+            UnsafePointer<Float>?, Int, Int, Int, Int, Int, Float, Float, UnsafeMutablePointer<Float>?
+        ) -> Void
+    ) {
+        let channels = g.inputChannels
+        let rowsValid = g.validFilterRows(outputRow: oy)
+        let rowStep = g.inputWidth * channels
+        for ox in 0..<g.outputWidth {
+            let columnsValid = g.validFilterColumns(outputColumn: ox)
+            let first = image + ((oy * g.strideHeight - g.padTop + rowsValid.lowerBound) * g.inputWidth
+                + ox * g.strideWidth - g.padLeft + columnsValid.lowerBound) * channels
+            pixel(first, channels, rowsValid.count, columnsValid.count, channels, rowStep, lower, upper, row + ox * channels)
+        }
+    }
+
     /// Mean over the window positions inside the image.
     @inline(__always)
     static func averageRow(
