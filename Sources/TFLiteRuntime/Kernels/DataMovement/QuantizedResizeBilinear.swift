@@ -23,32 +23,44 @@ enum QuantizedResizeBilinear {
 
     static func resizeUInt8(
         _ input: UnsafePointer<UInt8>, inputShape: [Int], _ output: UnsafeMutablePointer<UInt8>, height: Int, width: Int,
-        alignCorners: Bool, halfPixel: Bool
+        alignCorners: Bool, halfPixel: Bool, threads: Int = 1
     ) {
         let (batches, inH, inW, depth) = (inputShape[0], inputShape[1], inputShape[2], inputShape[3])
+        guard width > 0, height > 0, depth > 0 else { return }
         let hScale = ResizeBilinearKernel.scale(inH, height, alignCorners)
         let wScale = ResizeBilinearKernel.scale(inW, width, alignCorners)
-        var out = output
-        for b in 0..<batches {
-            for oy in 0..<height {
-                let (iy, y0, y1) = interpolation(oy, hScale, halfPixel, inH)
-                for ox in 0..<width {
-                    let (ix, x0, x1) = interpolation(ox, wScale, halfPixel, inW)
-                    let fy = iy - Float(y0), fx = ix - Float(x0)
-                    let w0 = (1 - fy) * (1 - fx), w1 = (1 - fy) * fx, w2 = fy * (1 - fx), w3 = fy * fx
-                    let p0 = input + ((b * inH + y0) * inW + x0) * depth
-                    let p1 = input + ((b * inH + y0) * inW + x1) * depth
-                    let p2 = input + ((b * inH + y1) * inW + x0) * depth
-                    let p3 = input + ((b * inH + y1) * inW + x1) * depth
-                    for d in 0..<depth {
-                        var v = Float(p0[d]) * w0
-                        v = v + Float(p1[d]) * w1
-                        v = v + Float(p2[d]) * w2
-                        v = v + Float(p3[d]) * w3
-                        v = v + 0.5
-                        out[d] = v >= 255 ? 255 : (v > 0 ? UInt8(v) : 0)
+        // Each output column's input columns and position, once (they were recomputed per pixel).
+        var columns = [(x0: Int, x1: Int, fx: Float)]()
+        columns.reserveCapacity(width)
+        for ox in 0..<width {
+            let (ix, x0, x1) = interpolation(ox, wScale, halfPixel, inW)
+            columns.append((x0, x1, ix - Float(x0)))
+        }
+        columns.withUnsafeBufferPointer { columns in
+            // Output rows are independent: split over the threads.
+            parallelFor(batches * height, threads: threads, minimumPerThread: max(1, 32_768 / max(1, width * depth))) {
+                rows in
+                for row in rows {
+                    let b = row / height, oy = row % height
+                    let (iy, y0, y1) = interpolation(oy, hScale, halfPixel, inH)
+                    let fy = iy - Float(y0)
+                    var out = output + row * width * depth
+                    let top = input + (b * inH + y0) * inW * depth, bottom = input + (b * inH + y1) * inW * depth
+                    for column in columns {
+                        let fx = column.fx
+                        let w0 = (1 - fy) * (1 - fx), w1 = (1 - fy) * fx, w2 = fy * (1 - fx), w3 = fy * fx
+                        let p0 = top + column.x0 * depth, p1 = top + column.x1 * depth
+                        let p2 = bottom + column.x0 * depth, p3 = bottom + column.x1 * depth
+                        for d in 0..<depth {
+                            var v = Float(p0[d]) * w0
+                            v = v + Float(p1[d]) * w1
+                            v = v + Float(p2[d]) * w2
+                            v = v + Float(p3[d]) * w3
+                            v = v + 0.5
+                            out[d] = v >= 255 ? 255 : (v > 0 ? UInt8(v) : 0)
+                        }
+                        out += depth
                     }
-                    out += depth
                 }
             }
         }

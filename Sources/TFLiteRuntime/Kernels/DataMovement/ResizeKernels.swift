@@ -74,7 +74,7 @@ final class ResizeBilinearKernel: OpKernel {
             case .uint8:
                 QuantizedResizeBilinear.resizeUInt8(
                     src.assumingMemoryBound(to: UInt8.self), inputShape: x.shape, dst.assumingMemoryBound(to: UInt8.self),
-                    height: h, width: w, alignCorners: a, halfPixel: hp)
+                    height: h, width: w, alignCorners: a, halfPixel: hp, threads: node.threadCount)
             case .int8:
                 QuantizedResizeBilinear.resizeInteger(
                     src.assumingMemoryBound(to: Int8.self), inputShape: x.shape, dst.assumingMemoryBound(to: Int8.self),
