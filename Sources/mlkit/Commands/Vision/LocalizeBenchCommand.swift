@@ -15,7 +15,9 @@ struct LocalizeBenchCommand: ParsableCommand {
             on the multi-object photos (recall at IoU 0.5 of the min(5, n) most prominent objects, precision of \
             the boxes, mean best IoU, boxes holding two separate objects), the most prominent object on the \
             single-object photos (IoU of the top box). With --classifier the classifier labels the found \
-            regions and, with the built-in localizer, scores the best candidates to rank them (--ranking-candidates); --model uses a detection model as the class-agnostic localizer. See docs/LOCALIZER.md.
+            regions and, with the built-in localizer, scores the best candidates to rank them \
+            (--ranking-candidates); --model uses a detection model as the class-agnostic localizer. See \
+            docs/LOCALIZER.md.
             """
     )
 
