@@ -127,6 +127,37 @@ struct CustomObjectDetectorTests {
         #expect(object.frame.width * object.frame.height < 0.95 * Double(image.width * image.height))
     }
 
+    @Test("Ranking candidates with the classifier: the first object stays, labels are each crop's, stream mode and one object unchanged")
+    func rankingCandidates() throws {
+        let image = try photo("cats_and_dogs.jpg")
+        func objects(_ mode: DetectorMode, multiple: Bool = true, count: Int) throws -> [DetectedObject] {
+            let o = options(mode, multiple: multiple)
+            o.rankingCandidateCount = count
+            return try ObjectDetector(options: o).results(in: image)
+        }
+        let ranked = try objects(.singleImage, count: 8)
+        let labelsOnly = try objects(.singleImage, count: 0)
+        #expect((1...5).contains(ranked.count))
+        #expect(ranked.first?.frame == labelsOnly.first?.frame)
+        // The labels kept from the ranking's classification are those of classifying the crop anew.
+        let labeler = try ImageLabeler(options: CustomImageLabelerOptions(localModel: LocalModel(path: Self.labeler)))
+        for object in ranked {
+            let direct = try labeler.results(in: image, region: object.frame)
+            #expect(object.labels.map(\.index) == direct.map(\.index))
+            #expect(zip(object.labels, direct).allSatisfy { $0.confidence == $1.confidence })
+        }
+        // Stream mode and a single object do not classify candidates.
+        #expect(try objects(.stream, count: 8).map(\.frame) == (try objects(.stream, count: 0)).map(\.frame))
+        #expect(
+            try objects(.singleImage, multiple: false, count: 8).map(\.frame)
+                == (try objects(.singleImage, multiple: false, count: 0)).map(\.frame))
+        let negative = options(multiple: true)
+        negative.rankingCandidateCount = -1
+        #expect(throws: VisionError.invalidOptions(detail: "rankingCandidateCount must not be negative, got -1")) {
+            try ObjectDetector(options: negative)
+        }
+    }
+
     @Test("Classification off: objects without labels, in both modes")
     func classificationOff() throws {
         for mode in [DetectorMode.singleImage, .stream] {

@@ -20,6 +20,10 @@ extension CustomObjectDetectorOptions {
             throw VisionError.invalidOptions(
                 detail: "maxPerObjectLabelCount must be at least 1, got \(maxPerObjectLabelCount)")
         }
+        guard rankingCandidateCount >= 0 else {
+            throw VisionError.invalidOptions(
+                detail: "rankingCandidateCount must not be negative, got \(rankingCandidateCount)")
+        }
     }
 
     /// The classifier's file: the local model's, or the downloaded remote model's.

@@ -45,6 +45,14 @@ public final class CustomObjectDetectorOptions {
     public var detectorRemoteModel: CustomRemoteModel?
     /// Settings of the built-in localizer (ignored with a detection model). An OpenMLKit extension.
     public var localizerConfiguration = SaliencyLocalizer.Configuration()
+    /// How many candidate regions of the built-in localizer the classifier scores to rank several
+    /// objects, in single-image mode with multiple objects and classification on (0: none, the
+    /// classifier only labels the regions found). The best-fitting candidates are classified and
+    /// the objects after the most prominent one (which stays what single-object mode reports) are
+    /// chosen by fit × the classifier's confidence; each classified candidate costs one run of the
+    /// classifier. Ignored in stream mode, with one object and with ``detectorModel``. Default
+    /// ``defaultRankingCandidateCount``. An OpenMLKit extension.
+    public var rankingCandidateCount = CustomObjectDetectorOptions.defaultRankingCandidateCount
     /// Settings of the stream-mode tracker (its label minimum is replaced by the detector's threshold). An
     /// OpenMLKit extension.
     public var trackerConfiguration = ObjectTracker.Configuration()
@@ -57,6 +65,10 @@ public final class CustomObjectDetectorOptions {
     /// How pixels are sampled when images and object crops are scaled to the models' inputs (not
     /// an ML Kit option): ``ResizeMethod/area`` by default, ``ResizeMethod/bilinear`` for LiteRT's.
     public var resizeMethod: ResizeMethod = .area
+
+    /// The default ``rankingCandidateCount``, chosen on the annotated photos (recall against time
+    /// per image, see `docs/LOCALIZER.md`).
+    public static let defaultRankingCandidateCount = 10
 
     /// ML Kit's limit on objects per image.
     public static let maximumObjectCount = 5

@@ -26,6 +26,9 @@ final class DetectionPipeline {
     let regionThreshold: Float?
     /// Assigns tracking IDs in stream mode.
     let tracker: ObjectTracker?
+    /// How many of the built-in localizer's candidates the classifier scores to rank several
+    /// objects in single-image mode (``CustomObjectDetectorOptions/rankingCandidateCount``; 0: none).
+    let rankingCandidateCount: Int
 
     /// How many raw labels a track's smoothing keeps per frame: enough that a class just below the
     /// cut can still rise into the reported ones.
@@ -54,6 +57,7 @@ final class DetectionPipeline {
         maxLabels = Int.max
         labelThreshold = 0
         tracker = options.detectorMode == .stream ? ObjectTracker() : nil
+        rankingCandidateCount = 0
     }
 
     /// A pipeline that localizes class-agnostic objects and classifies them with a custom model.
@@ -92,6 +96,7 @@ final class DetectionPipeline {
         var tracking = options.trackerConfiguration
         tracking.minimumLabelConfidence = 0
         tracker = options.detectorMode == .stream ? ObjectTracker(configuration: tracking) : nil
+        rankingCandidateCount = options.rankingCandidateCount
     }
 
     /// The built-in localizer's configuration for `mode`. Stream mode, where the tracker reports
@@ -116,20 +121,31 @@ final class DetectionPipeline {
     func results(in image: VisionImage) throws -> [DetectedObject] {
         let bounds = CGRect(x: 0, y: 0, width: image.width, height: image.height)
         var found: [(frame: CGRect, score: Float, labels: [ObjectLabel])]
+        var classified = [(frame: CGRect, scores: [Float])]()
         switch source {
         case .labelledModel(let model):
             found = try model.results(in: image).prefix(maxObjects).map {
                 ($0.frame, $0.labels.first?.confidence ?? 0, $0.labels)
             }
         case .localizer(let localizer):
-            found = try localizer.regions(in: image, maxCount: maxObjects)
+            let regions: [LocalizedRegion]
+            if let ranked = try classifierRankedRegions(in: image, localizer: localizer) {
+                regions = ranked.regions
+                classified = ranked.classified
+            } else {
+                regions = try localizer.regions(in: image, maxCount: maxObjects)
+            }
+            found = regions
                 .filter { $0.score >= (regionThreshold ?? -.infinity) }
                 .map { ($0.frame.intersection(bounds), $0.score, []) }
                 .filter { !$0.frame.isNull && $0.frame.width > 0 && $0.frame.height > 0 }
         }
         if let classifier {
             for i in found.indices {
-                let scores = try classifier.scores(in: image, region: found[i].frame)
+                // A region the ranking classified already keeps those scores (same crop, same scores).
+                let scores =
+                    try classified.first { $0.frame == found[i].frame }?.scores
+                    ?? classifier.scores(in: image, region: found[i].frame)
                 let depth = tracker == nil ? maxLabels : smoothingDepth
                 found[i].labels = classifier.ranked(
                     scores, threshold: tracker == nil ? labelThreshold : 0, limit: depth)
@@ -159,6 +175,38 @@ final class DetectionPipeline {
                 frame: smoothed.isNull || smoothed.isEmpty ? found[assignment.observationIndex].frame : smoothed,
                 trackingID: assignment.trackingID, labels: labels)
         }
+    }
+
+    /// The built-in localizer's regions of several objects ranked with the classifier's help, and
+    /// the classifier's scores of the crops it classified (frames clipped to the image); nil where
+    /// that does not apply: no classifier, stream mode (a classification per candidate and frame
+    /// would be too slow for video; the tracker carries objects between frames), one object, a
+    /// detection model as localizer, or localizer settings without the fit ranking.
+    ///
+    /// The ``rankingCandidateCount`` best-fitting candidates are classified and the places after
+    /// the most salient region (which stays first) go by fit × the classifier's highest class
+    /// confidence (measured in docs/LOCALIZER.md).
+    private func classifierRankedRegions(in image: VisionImage, localizer: ObjectLocalizer) throws
+        -> (regions: [LocalizedRegion], classified: [(frame: CGRect, scores: [Float])])?
+    {
+        guard let classifier, tracker == nil, maxObjects > 1, rankingCandidateCount > 0,
+            let saliency = localizer as? SaliencyLocalizer,
+            let candidates = try saliency.candidates(in: image, maxCount: maxObjects)
+        else { return nil }
+        let bounds = CGRect(x: 0, y: 0, width: image.width, height: image.height)
+        var classified = [(frame: CGRect, scores: [Float])]()
+        var confidences = [Float]()
+        for frame in candidates.frames(count: rankingCandidateCount) {
+            let clipped = frame.intersection(bounds)
+            guard !clipped.isNull, clipped.width > 0, clipped.height > 0 else {
+                confidences.append(0)
+                continue
+            }
+            let scores = try classifier.scores(in: image, region: clipped)
+            classified.append((clipped, scores))
+            confidences.append(scores.max() ?? 0)
+        }
+        return (candidates.regions(confidences: confidences), classified)
     }
 
     /// Starts a new stream: forgets tracks (IDs are not reused) and zeroes a model's state.

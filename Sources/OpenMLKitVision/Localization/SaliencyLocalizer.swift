@@ -54,13 +54,17 @@ public final class SaliencyLocalizer: Sendable {
 
         /// The regions of the map, in upright image pixels.
         func regions(maxCount: Int) -> [LocalizedRegion] {
-            SalientRegions.boxes(in: map, working: working, maxCount: maxCount, configuration: configuration).map { box in
-                let x0 = min(Double(box.minX) * working.pixelsPerCellX, Double(imageWidth))
-                let y0 = min(Double(box.minY) * working.pixelsPerCellY, Double(imageHeight))
-                let x1 = min(Double(box.maxX) * working.pixelsPerCellX, Double(imageWidth))
-                let y1 = min(Double(box.maxY) * working.pixelsPerCellY, Double(imageHeight))
-                return LocalizedRegion(frame: CGRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0), score: box.score)
-            }
+            SalientRegions.boxes(in: map, working: working, maxCount: maxCount, configuration: configuration)
+                .map(region(of:))
+        }
+
+        /// `box` (working-image cells) as a region in upright image pixels.
+        func region(of box: CellBox) -> LocalizedRegion {
+            let x0 = min(Double(box.minX) * working.pixelsPerCellX, Double(imageWidth))
+            let y0 = min(Double(box.minY) * working.pixelsPerCellY, Double(imageHeight))
+            let x1 = min(Double(box.maxX) * working.pixelsPerCellX, Double(imageWidth))
+            let y1 = min(Double(box.maxY) * working.pixelsPerCellY, Double(imageHeight))
+            return LocalizedRegion(frame: CGRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0), score: box.score)
         }
     }
 }

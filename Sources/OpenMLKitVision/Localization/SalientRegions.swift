@@ -32,53 +32,72 @@ enum SalientRegions {
         in map: SaliencyMap, working: LabImage? = nil, maxCount: Int, configuration: SaliencyLocalizer.Configuration
     ) -> [CellBox] {
         guard maxCount > 0 else { return [] }
-        // One object is the most prominent region as it is; several are split into separate objects.
-        let groupMinimumArea =
-            maxCount > 1 && configuration.splitsGroups
-            ? Int(configuration.groupAreaFraction * Float(map.width * map.height)) : nil
-        var candidates = proposals(in: map, configuration: configuration)
+        var candidates: [CellBox]
         var first: CellBox?
-        if let working, maxCount > 1, configuration.groupsColourRegions {
-            // The saliency cuts' best region stays first, so that the most prominent object is the
-            // one single-object mode reports; the colour regions compete for the other places.
-            first = select(candidates, maxCount: 1, configuration: configuration, groupMinimumArea: groupMinimumArea)
-                .first
-            var parameters = RegionHierarchy.Parameters()
-            parameters.scale = configuration.segmentationScale
-            let labels = RegionHierarchy.segment(working, parameters: parameters)
-            candidates += RegionHierarchy.proposals(
-                in: working, map: map, minimumArea: minimumArea(of: map, configuration: configuration),
-                parameters: parameters, labels: labels)
-            if configuration.ranksBySegmentFit {
-                // After the most salient region, proposals salient enough to be considered are
-                // ranked by how well their box fits the colour segments (superpixel straddling):
-                // a box around one object rather than one reaching into its neighbour or the
-                // background, and objects at the border or in clutter that saliency ranks low.
-                // Measured against ranking by saliency, and against the two taking turns, in
-                // docs/LOCALIZER.md.
-                let straddling = SegmentStraddling(labels: labels, width: working.width)
-                let floor = min(configuration.minimumScore, fitRankingMinimumScore)
-                let byFit = candidates.enumerated()
-                    .filter { $0.element.score >= floor }
-                    .map { (index: $0.offset, box: $0.element, fit: straddling.fit($0.element)) }
-                    .sorted { ($0.fit, $0.box.area, -$0.index) > ($1.fit, $1.box.area, -$1.index) }
-                    .map(\.box)
-                var kept = select(
-                    byFit, maxCount: maxCount, configuration: configuration, groupMinimumArea: groupMinimumArea,
-                    first: first, minimumScore: floor)
-                // Reported most salient first like the rest (the first stays first).
-                let head = first == nil ? 0 : min(1, kept.count)
-                kept = Array(kept[..<head]) + kept[head...].sorted { ($0.score, $0.area) > ($1.score, $1.area) }
-                let best = kept.reduce(Float(0)) { max($0, $1.score) }
-                return kept.filter { $0.score >= configuration.minimumRelativeScore * best }
+        if let working, let several = severalObjects(in: map, working: working, maxCount: maxCount, configuration: configuration) {
+            if let ranking = several.ranking {
+                return ranking.select(ranking.ranked.map(\.box), maxCount: maxCount)
             }
-            candidates.sort { ($0.score, $0.area) > ($1.score, $1.area) }
+            first = several.first
+            candidates = several.candidates.sorted { ($0.score, $0.area) > ($1.score, $1.area) }
+        } else {
+            candidates = proposals(in: map, configuration: configuration)
         }
         let kept = select(
-            candidates, maxCount: maxCount, configuration: configuration, groupMinimumArea: groupMinimumArea,
+            candidates, maxCount: maxCount, configuration: configuration,
+            groupMinimumArea: groupMinimumArea(of: map, maxCount: maxCount, configuration: configuration),
             first: first)
         let best = kept.reduce(Float(0)) { max($0, $1.score) }
         return kept.filter { $0.score >= configuration.minimumRelativeScore * best }
+    }
+
+    /// The proposals ranked by their fit to the colour segments when `configuration` ranks
+    /// `maxCount` regions that way (``SaliencyLocalizer/Configuration/ranksBySegmentFit``); nil otherwise.
+    static func fitRanking(
+        in map: SaliencyMap, working: LabImage, maxCount: Int, configuration: SaliencyLocalizer.Configuration
+    ) -> FitRanking? {
+        guard maxCount > 0 else { return nil }
+        return severalObjects(in: map, working: working, maxCount: maxCount, configuration: configuration)?.ranking
+    }
+
+    /// The smallest region a group split may take apart: one object is the most prominent region
+    /// as it is; several are split into separate objects.
+    static func groupMinimumArea(of map: SaliencyMap, maxCount: Int, configuration: SaliencyLocalizer.Configuration)
+        -> Int?
+    {
+        maxCount > 1 && configuration.splitsGroups
+            ? Int(configuration.groupAreaFraction * Float(map.width * map.height)) : nil
+    }
+
+    /// With several regions asked for and colour regions on: the most salient region, every
+    /// candidate (saliency cuts, then colour regions) and, with
+    /// ``SaliencyLocalizer/Configuration/ranksBySegmentFit``, their ranking by fit; nil otherwise.
+    static func severalObjects(
+        in map: SaliencyMap, working: LabImage, maxCount: Int, configuration: SaliencyLocalizer.Configuration
+    ) -> (first: CellBox?, candidates: [CellBox], ranking: FitRanking?)? {
+        guard maxCount > 1, configuration.groupsColourRegions else { return nil }
+        let groupMinimumArea = groupMinimumArea(of: map, maxCount: maxCount, configuration: configuration)
+        var candidates = proposals(in: map, configuration: configuration)
+        // The saliency cuts' best region stays first, so that the most prominent object is the
+        // one single-object mode reports; the colour regions compete for the other places.
+        let first = select(candidates, maxCount: 1, configuration: configuration, groupMinimumArea: groupMinimumArea)
+            .first
+        var parameters = RegionHierarchy.Parameters()
+        parameters.scale = configuration.segmentationScale
+        let labels = RegionHierarchy.segment(working, parameters: parameters)
+        candidates += RegionHierarchy.proposals(
+            in: working, map: map, minimumArea: minimumArea(of: map, configuration: configuration),
+            parameters: parameters, labels: labels)
+        guard configuration.ranksBySegmentFit else { return (first, candidates, nil) }
+        // After the most salient region, proposals salient enough to be considered are ranked by
+        // how well their box fits the colour segments (superpixel straddling): a box around one
+        // object rather than one reaching into its neighbour or the background, and objects at the
+        // border or in clutter that saliency ranks low. Measured against ranking by saliency, and
+        // against the two taking turns, in docs/LOCALIZER.md.
+        let ranking = FitRanking(
+            candidates: candidates, first: first, labels: labels, width: working.width,
+            groupMinimumArea: groupMinimumArea, configuration: configuration)
+        return (first, candidates, ranking)
     }
 
     /// The smallest region in cells (``SaliencyLocalizer/Configuration/minimumAreaFraction``, at least 1).

@@ -15,10 +15,11 @@ public struct LocalizerUnderTest {
 
     /// Detectors with `classifier` (a .tflite image classifier, or nil: ML Kit's base detector
     /// without one) and `localizerModel` (an SSD-style detection model used as class-agnostic
-    /// localizer, or nil: the built-in localizer).
+    /// localizer, or nil: the built-in localizer); with a classifier, `rankingCandidates` sets
+    /// ``CustomObjectDetectorOptions/rankingCandidateCount`` (nil: its default).
     ///
     /// - Throws: what creating the detectors throws (unreadable or unsuitable models).
-    public init(classifier: String?, localizerModel: String?) throws {
+    public init(classifier: String?, localizerModel: String?, rankingCandidates: Int? = nil) throws {
         func make(_ multipleObjects: Bool) throws -> ObjectDetector {
             if let classifier {
                 let options = CustomObjectDetectorOptions(localModel: LocalModel(path: classifier))
@@ -26,6 +27,7 @@ public struct LocalizerUnderTest {
                 options.shouldEnableClassification = true
                 options.shouldEnableMultipleObjects = multipleObjects
                 options.detectorModel = localizerModel.map { CustomLocalModel(modelPath: $0) }
+                if let rankingCandidates { options.rankingCandidateCount = rankingCandidates }
                 return try ObjectDetector(options: options)
             }
             if let localizerModel {
@@ -42,7 +44,13 @@ public struct LocalizerUnderTest {
         multiple = try make(true)
         single = try make(false)
         let localizer = localizerModel.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "built-in"
-        name = localizer + (classifier.map { " + classifier " + URL(fileURLWithPath: $0).lastPathComponent } ?? "")
+        let count = rankingCandidates ?? CustomObjectDetectorOptions.defaultRankingCandidateCount
+        name =
+            localizer
+            + (classifier.map {
+                " + classifier " + URL(fileURLWithPath: $0).lastPathComponent
+                    + (localizerModel == nil ? " (\(count) candidates ranked)" : "")
+            } ?? "")
     }
 
     /// Runs `benchmark` with these detectors; `onPhoto` gets each photo's objects.

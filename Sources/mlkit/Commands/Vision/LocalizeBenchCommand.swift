@@ -15,7 +15,9 @@ struct LocalizeBenchCommand: ParsableCommand {
             on the multi-object photos (recall at IoU 0.5 of the min(5, n) most prominent objects, precision of \
             the boxes, mean best IoU, boxes holding two separate objects), the most prominent object on the \
             single-object photos (IoU of the top box). With --classifier the classifier labels the found \
-            regions; --model uses a detection model as the class-agnostic localizer. See docs/LOCALIZER.md.
+            regions and, with the built-in localizer, scores the best candidates to rank them \
+            (--ranking-candidates); --model uses a detection model as the class-agnostic localizer. See \
+            docs/LOCALIZER.md.
             """
     )
 
@@ -27,6 +29,13 @@ struct LocalizeBenchCommand: ParsableCommand {
 
     @Option(help: "A custom image classifier (.tflite) that labels the regions found.")
     var classifier: String?
+
+    @Option(
+        help: """
+            With --classifier and the built-in localizer: how many candidate regions the classifier scores to \
+            rank the objects after the first (0: it only labels the regions found; default: the detector's).
+            """)
+    var rankingCandidates: Int?
 
     @Option(help: "A detection model (.tflite) used as the class-agnostic localizer.")
     var model: String?
@@ -54,7 +63,8 @@ struct LocalizeBenchCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let set = try LocalizationSet(path: annotations, sharedImages: images)
-            let under = try LocalizerUnderTest(classifier: classifier, localizerModel: model)
+            let under = try LocalizerUnderTest(
+                classifier: classifier, localizerModel: model, rankingCandidates: rankingCandidates)
             if let outputDir {
                 try FileManager.default.createDirectory(atPath: outputDir, withIntermediateDirectories: true)
             }
