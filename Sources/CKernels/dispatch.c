@@ -208,6 +208,11 @@ void omk_f32_prelu(const float *x, const float *alpha, float *y, size_t rows, si
 
 void omk_f32_logistic(const float *x, float *y, size_t count) { omk_kernels()->f32_logistic(x, y, count); }
 
+void omk_f32_max_pixel(const float *first, size_t channels, size_t rows, size_t cols, size_t col_step, size_t row_step,
+                       float lower, float upper, float *out) {
+    omk_kernels()->f32_max_pixel(first, channels, rows, cols, col_step, row_step, lower, upper, out);
+}
+
 void omk_f32_dwconv_run(const float *x, const float *w, size_t channels, size_t tap_rows, size_t tap_columns,
                         size_t x_step, size_t x_row_step, size_t w_row_step, size_t pixel_step, size_t count,
                         const float *bias, float lower, float upper, float *out) {

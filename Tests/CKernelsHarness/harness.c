@@ -95,6 +95,7 @@ static omk_kernel_table neutral(void) {
     t.f32_clamp = omk_f32_clamp;
     t.f32_prelu = omk_f32_prelu;
     t.f32_logistic = omk_f32_logistic;
+    t.f32_max_pixel = omk_f32_max_pixel;
     if (t.q16_gemm_8x8) t.q16_gemm_8x8 = omk_q16_gemm_8x8;
     if (t.q16_gemm_8x16) t.q16_gemm_8x16 = omk_q16_gemm_8x16;
     if (t.q16_dwconv_pixel) t.q16_dwconv_pixel = omk_q16_dwconv_pixel;

@@ -32,6 +32,9 @@ struct KernelTableTests {
         var t = omk_kernel_table()
         #expect(omk_kernel_table_named("portable", &t) == 1)
         #expect(t.f32_gemm_8x16 == nil && t.q8_gemm == nil && t.q8_add == nil && t.requantize_i32 != nil)
+        // Portable C entries the Swift side calls unconditionally: never NULL, on any CPU.
+        #expect(t.f32_gemm_reorder != nil && t.f32_add != nil && t.f32_clamp != nil && t.f32_prelu != nil)
+        #expect(t.f32_logistic != nil && t.f32_max_pixel != nil)
         #expect(String(cString: t.name) == "portable")
         #expect(omk_kernel_table_named("no-such-choice", &t) == 0)
         let cpu = CPUFeatures.kernels

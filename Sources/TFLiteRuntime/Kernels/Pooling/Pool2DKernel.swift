@@ -43,20 +43,13 @@ final class Pool2DKernel: OpKernel {
         let imageStride = g.inputHeight * g.inputWidth * g.inputChannels
         let rowWork = max(1, rowStride * g.taps)
         let kind = self.kind
-        // The table's function itself, called per output pixel.
-        let maxPixel = CPUFeatures.kernels.f32_max_pixel
         parallelFor(rows, threads: node.threadCount, minimumPerThread: max(1, 65_536 / rowWork)) { range in
             for r in range {
                 let image = x + (r / g.outputHeight) * imageStride
                 let row = y + r * rowStride
                 switch kind {
                 case .max:
-                    if let maxPixel {
-                        PoolingMicrokernel.maxRow(
-                            g, oy: r % g.outputHeight, image: image, lower: lower, upper: upper, row: row, pixel: maxPixel)
-                    } else {
-                        PoolingMicrokernel.maxRow(g, oy: r % g.outputHeight, image: image, lower: lower, upper: upper, row: row)
-                    }
+                    PoolingMicrokernel.maxRow(g, oy: r % g.outputHeight, image: image, lower: lower, upper: upper, row: row)
                 case .average:
                     PoolingMicrokernel.averageRow(
                         g, oy: r % g.outputHeight, image: image, lower: lower, upper: upper, row: row)

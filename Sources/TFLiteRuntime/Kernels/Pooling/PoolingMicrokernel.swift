@@ -1,3 +1,5 @@
+import CKernels
+
 /// The inner loops of `Pool2DKernel`: one output row, channels eight at a time.
 ///
 /// `prepare` has checked that every window has at least one position inside the image, so the
@@ -5,62 +7,13 @@
 enum PoolingMicrokernel {
     typealias Vector = SIMD8<Float>
 
-    /// Maximum over each window; `std::max` semantics (a NaN already in the accumulator stays).
+    /// Maximum over each window: one C loop per output pixel (`omk_f32_max_pixel`, built for this
+    /// CPU, portable C elsewhere; per channel `acc < v ? v : acc` from -FLT_MAX, so a NaN already in
+    /// the accumulator stays, as `std::max` keeps it; then the fused activation's clamp).
     @inline(__always)
     static func maxRow(
         _ g: WindowGeometry, oy: Int, image: UnsafePointer<Float>, lower: Float, upper: Float,
         row: UnsafeMutablePointer<Float>
-    ) {
-        let channels = g.inputChannels
-        let rowsValid = g.validFilterRows(outputRow: oy)
-        for ox in 0..<g.outputWidth {
-            let columnsValid = g.validFilterColumns(outputColumn: ox)
-            let out = row + ox * channels
-            let first = image + ((oy * g.strideHeight - g.padTop + rowsValid.lowerBound) * g.inputWidth
-                + ox * g.strideWidth - g.padLeft + columnsValid.lowerBound) * channels
-            let rowStep = g.inputWidth * channels
-            var c = 0
-            while c + 8 <= channels {
-                var acc = Vector(repeating: -.greatestFiniteMagnitude)
-                var p = first + c
-                for _ in rowsValid {
-                    var q = p
-                    for _ in columnsValid {
-                        let v = load(q)
-                        acc.replace(with: v, where: acc .< v)
-                        q += channels
-                    }
-                    p += rowStep
-                }
-                store(GemmMicrokernel.clamp(acc, lower, upper), out + c)
-                c += 8
-            }
-            while c < channels {
-                var acc = -Float.greatestFiniteMagnitude
-                var p = first + c
-                for _ in rowsValid {
-                    var q = p
-                    for _ in columnsValid {
-                        if acc < q.pointee { acc = q.pointee }
-                        q += channels
-                    }
-                    p += rowStep
-                }
-                out[c] = ReferenceConvolution.clamp(acc, lower, upper)
-                c += 1
-            }
-        }
-    }
-
-    /// `maxRow` through the C loop of one output pixel (`omk_f32_max_pixel`, built for this CPU; the
-    /// same comparisons per channel).
-    @inline(__always)
-    static func maxRow(
-        _ g: WindowGeometry, oy: Int, image: UnsafePointer<Float>, lower: Float, upper: Float,
-        row: UnsafeMutablePointer<Float>,
-        pixel: @convention(c) (
-            UnsafePointer<Float>?, Int, Int, Int, Int, Int, Float, Float, UnsafeMutablePointer<Float>?
-        ) -> Void
     ) {
         let channels = g.inputChannels
         let rowsValid = g.validFilterRows(outputRow: oy)
@@ -69,7 +22,8 @@ enum PoolingMicrokernel {
             let columnsValid = g.validFilterColumns(outputColumn: ox)
             let first = image + ((oy * g.strideHeight - g.padTop + rowsValid.lowerBound) * g.inputWidth
                 + ox * g.strideWidth - g.padLeft + columnsValid.lowerBound) * channels
-            pixel(first, channels, rowsValid.count, columnsValid.count, channels, rowStep, lower, upper, row + ox * channels)
+            omk_f32_max_pixel(
+                first, channels, rowsValid.count, columnsValid.count, channels, rowStep, lower, upper, row + ox * channels)
         }
     }
 
