@@ -479,6 +479,7 @@ void omk_q8_pack_weights_words(const uint8_t *src, size_t depth, size_t columns,
                                uint8_t *dst, int32_t *sums);
 
 #include "hybrid_quantize.h"
+#include "omk_flag.h"
 
 /// The kernels one CPU runs, one entry per operation, filled once (pthread_once) from the CPU's
 /// features: x86 cpuid (AVX2 + FMA, AVX-512 F/BW/VL/DQ, VNNI); aarch64 NEON always, with the

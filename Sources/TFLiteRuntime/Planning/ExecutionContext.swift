@@ -1,3 +1,4 @@
+import CKernels
 import Foundation
 
 /// What the subgraphs of one interpreter share: the model, the operator resolver, the thread count,
@@ -40,27 +41,22 @@ final class ExecutionContext {
     }
 }
 
-/// A flag one thread sets and another polls (the cancellation of a running invoke).
+/// A flag one thread sets and another polls (the cancellation of a running invoke). The executor
+/// polls it before every node, so it is one relaxed atomic word (a plain load), not a lock.
 final class CancellationFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var raised = false
+    private let word: UnsafeMutablePointer<Int32>
+
+    init() {
+        word = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+        word.initialize(to: 0)
+    }
+
+    deinit { word.deallocate() }
 
     /// Whether `raise()` was called since the last `clear()`.
-    var isRaised: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return raised
-    }
+    var isRaised: Bool { omk_flag_load(word) != 0 }
 
-    func raise() {
-        lock.lock()
-        raised = true
-        lock.unlock()
-    }
+    func raise() { omk_flag_store(word, 1) }
 
-    func clear() {
-        lock.lock()
-        raised = false
-        lock.unlock()
-    }
+    func clear() { omk_flag_store(word, 0) }
 }

@@ -15,8 +15,16 @@ struct ResourceStore {
 
     /// Hash tables by their table id (HASHTABLE's `table_id`).
     var tables: [Int32: HashTable] = [:]
-    /// Resource variables' current values.
-    var variables: [Int32: TensorValue] = [:]
+    /// Resource variables, by id.
+    private var variables: [Int32: ResourceVariable] = [:]
+
+    /// The variable with id `id`, made (unassigned) on first use.
+    mutating func variable(_ id: Int32) -> ResourceVariable {
+        if let existing = variables[id] { return existing }
+        let made = ResourceVariable()
+        variables[id] = made
+        return made
+    }
 
     /// The id of the resource named `container`/`sharedName`, made on first use.
     mutating func id(container: String, sharedName: String) -> Int32 {

@@ -2,6 +2,9 @@
 /// container and shared name; the same name gives the same variable in every subgraph.
 final class VarHandleKernel: OpKernel {
     let parameters: VarHandleParameters
+    /// The id, looked up once: a name keeps its id for the interpreter's life, and this kernel
+    /// belongs to one interpreter (hashing the two names on every invoke cost more than the rest).
+    private var id: Int32?
 
     init(_ node: Node) throws {
         try node.expect(inputs: 0, outputs: 1)
@@ -13,8 +16,14 @@ final class VarHandleKernel: OpKernel {
     }
 
     func eval(_ node: Node) throws {
-        guard let context = node.context else { throw node.error("has no interpreter context") }
-        let id = context.resources.id(container: parameters.container, sharedName: parameters.sharedName)
+        let id: Int32
+        if let known = self.id {
+            id = known
+        } else {
+            guard let context = node.context else { throw node.error("has no interpreter context") }
+            id = context.resources.id(container: parameters.container, sharedName: parameters.sharedName)
+            self.id = id
+        }
         let y = try node.output(0)
         guard let data = y.data, y.byteCount >= 4 else { throw node.error("output has no memory") }
         data.storeBytes(of: id, as: Int32.self)
@@ -23,6 +32,8 @@ final class VarHandleKernel: OpKernel {
 
 /// ASSIGN_VARIABLE: stores input 1 (any type and shape) in the variable whose handle is input 0.
 final class AssignVariableKernel: OpKernel {
+    private var variables = VariableLookup()
+
     init(_ node: Node) throws {
         try node.expect(inputs: 2, outputs: 0)
     }
@@ -32,17 +43,15 @@ final class AssignVariableKernel: OpKernel {
     }
 
     func eval(_ node: Node) throws {
-        guard let context = node.context else { throw node.error("has no interpreter context") }
-        let id = try Variables.id(try node.input(0), node)
-        let value = try node.input(1)
-        guard value.data != nil || value.requiredBytes == 0 else { throw node.error("value has no data") }
-        context.resources.variables[id] = TensorValue(value)
+        try variables.variable(try node.input(0), node).assign(from: try node.input(1), node)
     }
 }
 
 /// READ_VARIABLE: outputs the current value of the variable whose handle is input 0; reading a
 /// variable nothing has assigned is an error. The output's shape is the value's, known at invoke.
 final class ReadVariableKernel: OpKernel {
+    private var variables = VariableLookup()
+
     init(_ node: Node) throws {
         try node.expect(inputs: 1, outputs: 1)
     }
@@ -51,12 +60,41 @@ final class ReadVariableKernel: OpKernel {
         let handle = try node.input(0)
         try node.expect(handle, type: .resource, .int32, role: "variable handle")
         guard node.isRunning else { return node.markOutputsDynamic() }
-        let value = try Variables.value(handle, node)
-        try node.setOutput(0, type: value.type, shape: value.shape)
+        let variable = try variables.assigned(handle, node)
+        let y = try node.output(0)
+        // Prepared on every invoke (the shape is the value's): unchanged is the common case.
+        if y.type != variable.type || y.shape != variable.shape {
+            try node.setOutput(0, type: variable.type, shape: variable.shape)
+        }
     }
 
     func eval(_ node: Node) throws {
-        try Variables.value(try node.input(0), node).write(to: try node.output(0), node, role: "output")
+        try variables.assigned(try node.input(0), node).write(to: try node.output(0), node, role: "output")
+    }
+}
+
+/// The variable a kernel's handle names, remembered with its id: the id a handle holds is the
+/// same on every invoke, and looking the variable up through the interpreter each time (a weak
+/// reference and a dictionary) cost more than copying its bytes.
+struct VariableLookup {
+    private var last: (id: Int32, variable: ResourceVariable)?
+
+    mutating func variable(_ handle: RuntimeTensor, _ node: Node) throws -> ResourceVariable {
+        let id = try Variables.id(handle, node)
+        if let last, last.id == id { return last.variable }
+        guard let context = node.context else { throw node.error("has no interpreter context") }
+        let variable = context.resources.variable(id)
+        last = (id, variable)
+        return variable
+    }
+
+    /// The variable, which must have been assigned.
+    mutating func assigned(_ handle: RuntimeTensor, _ node: Node) throws -> ResourceVariable {
+        let variable = try variable(handle, node)
+        guard variable.isAssigned else {
+            throw node.error("reads variable \(try Variables.id(handle, node)) before anything assigned it")
+        }
+        return variable
     }
 }
 
@@ -64,14 +102,5 @@ enum Variables {
     static func id(_ handle: RuntimeTensor, _ node: Node) throws -> Int32 {
         guard let data = handle.data, handle.byteCount >= 4 else { throw node.error("variable handle has no value") }
         return data.loadUnaligned(as: Int32.self)
-    }
-
-    static func value(_ handle: RuntimeTensor, _ node: Node) throws -> TensorValue {
-        guard let context = node.context else { throw node.error("has no interpreter context") }
-        let id = try id(handle, node)
-        guard let value = context.resources.variables[id] else {
-            throw node.error("reads variable \(id) before anything assigned it")
-        }
-        return value
     }
 }

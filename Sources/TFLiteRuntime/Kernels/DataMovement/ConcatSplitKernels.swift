@@ -117,6 +117,10 @@ final class ConcatenationKernel: OpKernel {
     /// (`hasTable`), else unused.
     private var tableBytes: [UInt8] = []
     private var hasTable: [Bool] = []
+    /// The output's partition by input, set by `prepare` (the shapes it depends on are known then).
+    private var partition = AxisPartition(outer: 0, inner: 0, extents: [], elementSize: 1)
+    /// The inputs' addresses, refilled on each run without allocating.
+    private var parts: [UnsafeRawPointer] = []
 
     init(_ node: Node) throws {
         try node.expect(inputs: 1, Int.max, outputs: 1)
@@ -167,6 +171,10 @@ final class ConcatenationKernel: OpKernel {
         hasTable = tables.map { $0 != nil }
         tableBytes = tables.flatMap { $0 ?? [UInt8](repeating: 0, count: 256) }
         try node.setOutput(0, type: first.type, shape: outputShape)
+        partition = AxisPartition(
+            shape: outputShape, axis: axis, extents: inputs.map { $0.rank == 0 ? 1 : $0.shape[axis] },
+            elementSize: first.type.byteSize)
+        parts.reserveCapacity(inputs.count)
         if MoveSupport.allInputsConstant(node) { try folded.fold(node) { try run(node) } }
     }
 
@@ -177,14 +185,10 @@ final class ConcatenationKernel: OpKernel {
 
     private func run(_ node: Node) throws {
         let y = try node.output(0)
-        let inputs = try (0..<node.inputCount).map { try node.input($0) }
-        let parts = try inputs.enumerated().map { try MoveSupport.source($1, node, role: "input \($0)") }
+        parts.removeAll(keepingCapacity: true)
+        for i in 0..<node.inputCount { parts.append(try MoveSupport.source(node.input(i), node, role: "input \(i)")) }
         let out = try MoveSupport.destination(y, node, role: "output")
-        let shape = y.rank == 0 ? [1] : y.shape
-        let partition = AxisPartition(
-            shape: shape, axis: axis, extents: inputs.map { $0.rank == 0 ? 1 : $0.shape[axis] },
-            elementSize: y.type.byteSize)
-        if y.type == .uint8, hasTable.count == inputs.count, tableBytes.count == 256 * inputs.count {
+        if y.type == .uint8, hasTable.count == parts.count, tableBytes.count == 256 * parts.count {
             tableBytes.withUnsafeBufferPointer { bytes in
                 let tables = hasTable.indices.map { i in hasTable[i] ? bytes.baseAddress.map { $0 + 256 * i } : nil }
                 partition.join(parts, into: out, tables: tables, threads: node.threadCount)

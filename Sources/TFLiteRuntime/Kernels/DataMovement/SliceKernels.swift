@@ -67,7 +67,16 @@ final class StridedSliceKernel: OpKernel {
     private let folded = FoldedOutputs()
     /// The copy of the last run, kept while the indices are constants and the input and output
     /// layouts are unchanged (resolving the slice allocates arrays: most of a small model's invoke).
-    private var cached: (input: Int, output: Int, offset: Int, copy: StridedCopy)?
+    /// (A class, so that using it copies no arrays.)
+    private var cached: CachedSlice?
+
+    private final class CachedSlice {
+        let input: Int, output: Int, offset: Int
+        let copy: StridedCopy
+        init(input: Int, output: Int, offset: Int, copy: StridedCopy) {
+            (self.input, self.output, self.offset, self.copy) = (input, output, offset, copy)
+        }
+    }
 
     init(_ node: Node) throws {
         try node.expect(inputs: 4, outputs: 1)
@@ -108,14 +117,15 @@ final class StridedSliceKernel: OpKernel {
 
     private func run(_ node: Node) throws {
         let x = try node.input(0), y = try node.output(0)
-        let constantIndices = try (1...3).allSatisfy { try node.input($0).isConstant }
-        if x.type != .string, constantIndices, let c = cached, c.input == x.layoutVersion, c.output == y.layoutVersion {
+        // Kept only for constant indices (a tensor stays constant once bound).
+        if x.type != .string, let c = cached, c.input == x.layoutVersion, c.output == y.layoutVersion {
             guard c.copy.count > 0 else { return }
             let source = try MoveSupport.source(x, node, role: "input") + c.offset
             c.copy.run(from: source, to: try MoveSupport.destination(y, node, role: "output"), threads: node.threadCount)
             return
         }
         cached = nil
+        let constantIndices = try (1...3).allSatisfy { try node.input($0).isConstant }
         let resolution = try StridedSliceResolution(
             inputShape: x.shape, begin: MoveSupport.integers(node.input(1), node, role: "begin"),
             end: MoveSupport.integers(node.input(2), node, role: "end"),
@@ -129,7 +139,8 @@ final class StridedSliceKernel: OpKernel {
         }
         let copy = try resolution.copy(elementSize: x.type.byteSize, outputShape: y.shape, node)
         if constantIndices {
-            cached = (x.layoutVersion, y.layoutVersion, resolution.sourceOffset * x.type.byteSize, copy)
+            cached = CachedSlice(
+                input: x.layoutVersion, output: y.layoutVersion, offset: resolution.sourceOffset * x.type.byteSize, copy: copy)
         }
         guard copy.count > 0 else { return }
         let source = try MoveSupport.source(x, node, role: "input") + resolution.sourceOffset * x.type.byteSize

@@ -15,16 +15,18 @@ enum MoveSupport {
     }
 
     /// The start of `tensor`'s elements, after checking it holds every byte of its current shape.
-    static func source(_ tensor: RuntimeTensor, _ node: Node, role: String) throws -> UnsafeRawPointer {
-        UnsafeRawPointer(try destination(tensor, node, role: role))
+    static func source(_ tensor: RuntimeTensor, _ node: Node, role: @autoclosure () -> String) throws -> UnsafeRawPointer {
+        UnsafeRawPointer(try destination(tensor, node, role: role()))
     }
 
     /// Like `source`, for a tensor the kernel writes.
-    static func destination(_ tensor: RuntimeTensor, _ node: Node, role: String) throws -> UnsafeMutableRawPointer {
+    static func destination(
+        _ tensor: RuntimeTensor, _ node: Node, role: @autoclosure () -> String
+    ) throws -> UnsafeMutableRawPointer {
         let needed = tensor.requiredBytes
         if needed == 0 { return tensor.data ?? emptyStorage }
         guard let data = tensor.data, tensor.byteCount >= needed else {
-            throw node.error("\(role) holds \(tensor.byteCount) bytes but its shape \(tensor.shape) needs \(needed)")
+            throw node.error("\(role()) holds \(tensor.byteCount) bytes but its shape \(tensor.shape) needs \(needed)")
         }
         return data
     }
