@@ -85,9 +85,16 @@ final class SpaceBatchKernel: OpKernel {
     enum Direction { case spaceToBatch, batchToSpace }
 
     private let direction: Direction
-    private var blockShape: [Int] = []
-    private var before: [Int] = []
     private let folded = FoldedOutputs()
+    /// The move, worked out by `prepare` for the current shapes: per output pixel (space to batch)
+    /// or input pixel (batch to space), the element offset of the pixel it pairs with on the other
+    /// side, or -1 for padding (filled with `zero`) and cropped pixels (skipped). Working the
+    /// indices out once keeps `eval` to plain copies (it was most of a small dilated model's invoke).
+    private var pairs: [Int] = []
+    /// One element of padding: the output's zero point for 8- and 16-bit types, else zero.
+    private var zero: [UInt8] = []
+    /// Elements per pixel (the last dimension).
+    private var depth = 0
 
     init(_ node: Node, _ direction: Direction) throws {
         try node.expect(inputs: 3, outputs: 1)
@@ -152,9 +159,17 @@ final class SpaceBatchKernel: OpKernel {
             }
             shape[0] = x.shape[0] / blockCount
         }
-        blockShape = blocks
-        before = (0..<spatial).map { pads[2 * $0] }
         try node.setOutput(0, type: x.type, shape: shape)
+        let y = try node.output(0)
+        let es = x.type.byteSize
+        zero = [UInt8](repeating: 0, count: es)
+        if es == 1 { zero[0] = UInt8(truncatingIfNeeded: y.zeroPoint) }
+        if es == 2 { withUnsafeBytes(of: Int16(truncatingIfNeeded: y.zeroPoint)) { zero = Array($0) } }
+        depth = x.shape[x.rank - 1]
+        pairs = SpaceBatchKernel.pairs(
+            direction, space: direction == .spaceToBatch ? x.shape : shape,
+            batch: direction == .spaceToBatch ? shape : x.shape, blocks: blocks,
+            before: (0..<spatial).map { pads[2 * $0] })
         if MoveSupport.allInputsConstant(node) { try folded.fold(node) { try run(node) } }
     }
 
@@ -167,88 +182,65 @@ final class SpaceBatchKernel: OpKernel {
         let x = try node.input(0), y = try node.output(0)
         let source = try MoveSupport.source(x, node, role: "input")
         let destination = try MoveSupport.destination(y, node, role: "output")
-        let es = x.type.byteSize
-        var zero = [UInt8](repeating: 0, count: es)
-        if es == 1 { zero[0] = UInt8(truncatingIfNeeded: y.zeroPoint) }
-        if es == 2 { withUnsafeBytes(of: Int16(truncatingIfNeeded: y.zeroPoint)) { zero = Array($0) } }
-        switch direction {
-        case .spaceToBatch:
-            zero.withUnsafeBytes { z in
-                spaceToBatch(source, x.shape, destination, y.shape, es, z.baseAddress!, node.threadCount)
-            }
-        case .batchToSpace:
-            batchToSpace(source, x.shape, destination, y.shape, es, node.threadCount)
-        }
-    }
-
-    /// The block offset (one index per spatial dimension) of batch group `group`, row-major.
-    private func blockOffsets(_ group: Int) -> [Int] {
-        var rest = group
-        var offsets = [Int](repeating: 0, count: blockShape.count)
-        for i in stride(from: blockShape.count - 1, through: 0, by: -1) {
-            offsets[i] = rest % blockShape[i]
-            rest /= blockShape[i]
-        }
-        return offsets
-    }
-
-    private func spaceToBatch(
-        _ input: UnsafeRawPointer, _ inShape: [Int], _ output: UnsafeMutableRawPointer, _ outShape: [Int], _ es: Int,
-        _ zero: UnsafeRawPointer, _ threads: Int
-    ) {
-        let spatial = blockShape.count, depth = inShape[inShape.count - 1], run = depth * es
-        let inBatch = inShape[0], positions = MoveSupport.product(outShape, 1..<(spatial + 1))
-        let inStrides = stridesOf(inShape)
-        parallelFor(outShape[0], threads: threads) { range in
-            for ob in range {
-                let n = ob % inBatch, shift = blockOffsets(ob / inBatch)
-                var out = output + ob * positions * run
-                for p in 0..<positions {
-                    var rest = p, offset = n * inStrides[0], inside = true
-                    for i in stride(from: spatial - 1, through: 0, by: -1) {
-                        let o = rest % outShape[i + 1]
-                        rest /= outShape[i + 1]
-                        let at = o * blockShape[i] + shift[i] - before[i]
-                        if at < 0 || at >= inShape[i + 1] { inside = false; break }
-                        offset += at * inStrides[i + 1]
+        let es = x.type.byteSize, depth = depth, run = depth * es
+        guard run > 0, pairs.count * run <= (direction == .spaceToBatch ? y.byteCount : x.byteCount) else { return }
+        let minimum = max(1, (1 << 14) / run)
+        pairs.withUnsafeBufferPointer { pairs in
+            switch direction {
+            case .spaceToBatch:
+                zero.withUnsafeBytes { zero in
+                    parallelFor(pairs.count, threads: node.threadCount, minimumPerThread: minimum) { range in
+                        for k in range {
+                            let at = pairs[k], out = destination + k * run
+                            if at >= 0 {
+                                out.copyMemory(from: source + at * es, byteCount: run)
+                            } else {
+                                MoveSupport.fill(out, count: depth, pattern: zero.baseAddress!, elementSize: es)
+                            }
+                        }
                     }
-                    if inside {
-                        out.copyMemory(from: input + offset * es, byteCount: run)
-                    } else {
-                        MoveSupport.fill(out, count: depth, pattern: zero, elementSize: es)
+                }
+            case .batchToSpace:
+                // Every output element comes from exactly one input pixel, so ranges write apart.
+                parallelFor(pairs.count, threads: node.threadCount, minimumPerThread: minimum) { range in
+                    for k in range where pairs[k] >= 0 {
+                        (destination + pairs[k] * es).copyMemory(from: source + k * run, byteCount: run)
                     }
-                    out += run
                 }
             }
         }
     }
 
-    private func batchToSpace(
-        _ input: UnsafeRawPointer, _ inShape: [Int], _ output: UnsafeMutableRawPointer, _ outShape: [Int], _ es: Int,
-        _ threads: Int
-    ) {
-        let spatial = blockShape.count, depth = inShape[inShape.count - 1], run = depth * es
-        let outBatch = outShape[0], positions = MoveSupport.product(inShape, 1..<(spatial + 1))
-        let outStrides = stridesOf(outShape)
-        guard outBatch > 0 else { return }
-        // Each input batch fills its own lattice of output positions, so batches run in parallel.
-        parallelFor(inShape[0], threads: threads) { range in
-            for ib in range {
-                let ob = ib % outBatch, shift = blockOffsets(ib / outBatch)
-                var from = input + ib * positions * run
-                for p in 0..<positions {
-                    defer { from += run }
-                    var rest = p, offset = ob * outStrides[0], inside = true
-                    for i in stride(from: spatial - 1, through: 0, by: -1) {
-                        let v = rest % inShape[i + 1]
-                        rest /= inShape[i + 1]
-                        let at = v * blockShape[i] + shift[i] - before[i]
-                        if at < 0 || at >= outShape[i + 1] { inside = false; break }
-                        offset += at * outStrides[i + 1]
-                    }
-                    if inside { (output + offset * es).copyMemory(from: from, byteCount: run) }
+    /// The pairing of batch-side pixels with space-side element offsets (-1: padding or cropped)
+    /// for a space-side shape `space` and batch-side shape `batch`, in the batch side's pixel
+    /// order. Batch `b` holds block position `b / spaceBatch` (row-major over `blocks`) of image
+    /// `b % spaceBatch`; its pixel at spatial index `v` comes from `v · block + shift − before`.
+    static func pairs(_ direction: Direction, space: [Int], batch: [Int], blocks: [Int], before: [Int]) -> [Int] {
+        let spatial = blocks.count
+        let positions = MoveSupport.product(batch, 1..<(spatial + 1))
+        let spaceStrides = stridesOf(space)
+        let spaceBatch = space[0]
+        guard spaceBatch > 0 else { return [] }
+        var result = [Int](repeating: -1, count: batch[0] * positions)
+        var shift = [Int](repeating: 0, count: spatial)
+        for b in 0..<batch[0] {
+            var rest = b / spaceBatch
+            for i in stride(from: spatial - 1, through: 0, by: -1) {
+                shift[i] = rest % blocks[i]
+                rest /= blocks[i]
+            }
+            for p in 0..<positions {
+                var rest = p, offset = (b % spaceBatch) * spaceStrides[0], inside = true
+                for i in stride(from: spatial - 1, through: 0, by: -1) {
+                    let v = rest % batch[i + 1]
+                    rest /= batch[i + 1]
+                    let at = v * blocks[i] + shift[i] - before[i]
+                    if at < 0 || at >= space[i + 1] { inside = false; break }
+                    offset += at * spaceStrides[i + 1]
                 }
+                if inside { result[b * positions + p] = offset }
             }
         }
+        return result
     }
 }
