@@ -481,6 +481,11 @@ void omk_q8_pack_weights_words(const uint8_t *src, size_t depth, size_t columns,
 #include "hybrid_quantize.h"
 #include "omk_flag.h"
 
+/// Converts `count` IEEE binary16 values (2 bytes each, any alignment) to binary32 exactly: every
+/// half value, NaN payloads included, maps to the float with the same value and bits. AVX2 when
+/// the CPU has it (vectorized), else portable C.
+void omk_f16_to_f32(const void *source, float *destination, size_t count);
+
 /// The kernels one CPU runs, one entry per operation, filled once (pthread_once) from the CPU's
 /// features: x86 cpuid (AVX2 + FMA, AVX-512 F/BW/VL/DQ, VNNI); aarch64 NEON always, with the
 /// dot-product (SDOT/UDOT) and I8MM (USDOT/SUDOT) variants of the 8-bit GEMM where the CPU reports

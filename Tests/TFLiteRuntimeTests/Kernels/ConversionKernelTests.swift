@@ -1,3 +1,4 @@
+import CKernels
 import Foundation
 import Testing
 
@@ -16,6 +17,36 @@ struct ConversionKernelTests {
                 #expect(fast.bitPattern == slow.bitPattern, "half \(bits)")
             }
         }
+    }
+
+    /// The C conversion that loading fp16 weights uses, at every half value, at an odd address
+    /// (weights need not be aligned) and split at every length modulo the vector width.
+    @Test func cHalfToFloatMatchesForEveryValue() {
+        let all = (0...UInt16.max).map { $0 }
+        var bytes = [UInt8](repeating: 0, count: 1 + 2 * all.count)
+        for (i, h) in all.enumerated() {
+            bytes[1 + 2 * i] = UInt8(h & 0xFF)
+            bytes[2 + 2 * i] = UInt8(h >> 8)
+        }
+        var out = [Float](repeating: 0, count: all.count)
+        bytes.withUnsafeBytes { b in
+            out.withUnsafeMutableBufferPointer { o in
+                // Uneven pieces exercise the vector loop's tails.
+                var at = 0, piece = 1
+                while at < all.count {
+                    let n = min(piece, all.count - at)
+                    omk_f16_to_f32(b.baseAddress! + 1 + 2 * at, o.baseAddress! + at, n)
+                    at += n
+                    piece = piece % 37 + 1
+                }
+            }
+        }
+        var mismatches = 0
+        for (i, h) in all.enumerated() where out[i].bitPattern != HalfPrecision.float(fromHalf: h).bitPattern {
+            mismatches += 1
+        }
+        #expect(mismatches == 0)
+        #expect(out[0x3C00] == 1 && out[0xC000] == -2 && out[0x0001] == Float(sign: .plus, exponent: -24, significand: 1))
     }
 
     @Test func floatToHalfRoundsToNearestEven() {

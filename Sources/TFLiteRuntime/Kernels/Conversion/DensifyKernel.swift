@@ -93,23 +93,31 @@ struct SparseLayout {
         output.initializeMemory(as: UInt8.self, repeating: 0, count: denseCount * es)
         let stored = values.count / max(es, 1)
         var next = 0
-        var path = [Int](repeating: 0, count: levels.count)
+        let rank = denseShape.count
         let strides = stridesOf(denseShape)
+        // Scratch for the recursion, allocated once (an array per stored value was most of a sparse
+        // model's load time).
+        let path = UnsafeMutableBufferPointer<Int>.allocate(capacity: max(levels.count, 1))
+        let coordinates = UnsafeMutableBufferPointer<Int>.allocate(capacity: max(rank, 1))
+        path.initialize(repeating: 0)
+        defer {
+            path.deallocate()
+            coordinates.deallocate()
+        }
 
         func place() throws {
             guard next < stored, let base = values.baseAddress else {
                 throw node.error("sparse tensor holds \(stored) values but its indices address more")
             }
             var offset = 0
-            var coordinates = [Int](repeating: 0, count: denseShape.count)
-            for i in 0..<denseShape.count { coordinates[order[i]] = path[i] }
-            for i in denseShape.count..<levels.count {
-                let b = order[i] - denseShape.count
+            for i in 0..<rank { coordinates[order[i]] = path[i] }
+            for i in rank..<levels.count {
+                let b = order[i] - rank
                 coordinates[blockMap[b]] = coordinates[blockMap[b]] * blockSizes[b] + path[i]
             }
-            for d in 0..<denseShape.count {
+            for d in 0..<rank {
                 guard coordinates[d] >= 0, coordinates[d] < denseShape[d] else {
-                    throw node.error("sparse index \(coordinates) is outside shape \(denseShape)")
+                    throw node.error("sparse index \(Array(coordinates)) is outside shape \(denseShape)")
                 }
                 offset += coordinates[d] * strides[d]
             }
@@ -120,22 +128,22 @@ struct SparseLayout {
         // `position` is this level's position in its parent's storage, as in LiteRT's converter.
         func visit(_ level: Int, _ position: Int) throws {
             if level == levels.count { return try place() }
-            let dim = levels[level]
-            switch dim.format {
+            switch levels[level].format {
             case .dense:
-                let size = dim.denseSize
+                let size = levels[level].denseSize
                 for i in 0..<size {
                     path[level] = i
                     try visit(level + 1, position &* size &+ i)
                 }
             case .sparseCSR:
                 // Like LiteRT, a segment outside the stored indices contributes nothing.
-                guard position >= 0, position + 1 < dim.segments.count else { return }
-                let lower = max(dim.segments[position], 0)
-                let upper = min(dim.segments[position + 1], dim.indices.count)
+                let segments = levels[level].segments, indices = levels[level].indices
+                guard position >= 0, position + 1 < segments.count else { return }
+                let lower = max(segments[position], 0)
+                let upper = min(segments[position + 1], indices.count)
                 guard lower < upper else { return }
                 for i in lower..<upper {
-                    path[level] = dim.indices[i]
+                    path[level] = indices[i]
                     try visit(level + 1, i)
                 }
             }

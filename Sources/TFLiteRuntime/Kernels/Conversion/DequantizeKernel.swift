@@ -1,3 +1,4 @@
+import CKernels
 /// DEQUANTIZE to float32: float16 widens exactly (how fp16-weight models store their filters);
 /// int8, uint8, int16 and int4 (unpacked to int8 first, as LiteRT) compute `scale * (q - zeroPoint)`, per tensor (in
 /// the order of LiteRT's optimized kernel) or per channel along the quantized dimension (in float, as LiteRT).
@@ -70,9 +71,7 @@ final class DequantizeKernel: OpKernel {
         let count = MoveSupport.product(shape, 0..<shape.count)
         if type == .float16 {
             parallelFor(count, threads: threads, minimumPerThread: 1 << 15) { range in
-                for i in range {
-                    output[i] = HalfPrecision.float(fromHalf: source.loadUnaligned(fromByteOffset: 2 * i, as: UInt16.self))
-                }
+                omk_f16_to_f32(source + 2 * range.lowerBound, output + range.lowerBound, range.count)
             }
             return
         }
