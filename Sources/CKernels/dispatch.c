@@ -97,6 +97,8 @@ static void fill(omk_kernel_table *t, int x86, int arm) {
         t->q16_gemm_8x8 = omk_q16_gemm_8x8_avx2;
         t->q16_dwconv_pixel = omk_q16_dwconv_pixel_avx2;
         t->requantize_i32 = omk_requantize_i32_avx2;
+        t->requantize_i32_to_8 = omk_requantize_i32_to_8_avx2;
+        t->requantize_gemm_to_8 = omk_requantize_gemm_to_8_avx2;
         t->q8_add = x86 >= 2 ? omk_q8_add_avx512 : omk_q8_add_avx2;
         t->q8_binary = x86 >= 2 ? omk_q8_binary_avx512 : omk_q8_binary_avx2;
         t->q8_dwconv_kernel = x86 >= 3 ? 3 : 1;

@@ -320,6 +320,11 @@ void omk_requantize_i32_to_8_avx512(const int32_t *acc, size_t count, const int3
                                     const int32_t *shift, const uint8_t *gemm_rounding, int32_t zero_point, int32_t lo,
                                     int32_t hi, uint8_t *out);
 
+/// `omk_requantize_i32_to_8_avx512` eight channels at a time (AVX2; omk_cpu_level() >= 1).
+void omk_requantize_i32_to_8_avx2(const int32_t *acc, size_t count, const int32_t *bias, const int32_t *multiplier,
+                                  const int32_t *shift, const uint8_t *gemm_rounding, int32_t zero_point, int32_t lo,
+                                  int32_t hi, uint8_t *out);
+
 /// The same output stage when every channel rounds like LiteRT's optimized GEMM, from parameters
 /// prepared per channel (AVX-512; call only when omk_cpu_level() >= 2). Arrays hold whole blocks of
 /// 16 channels (count rounded up): `left[c]` = the left shift & 31; for block b, `addend` and `shift`
@@ -328,6 +333,11 @@ void omk_requantize_i32_to_8_avx512(const int32_t *acc, size_t count, const int3
 void omk_requantize_gemm_to_8_avx512(const int32_t *acc, size_t count, const int32_t *bias, const int32_t *multiplier,
                                      const int32_t *left, const int64_t *addend, const int64_t *shift,
                                      int32_t zero_point, int32_t lo, int32_t hi, uint8_t *out);
+/// `omk_requantize_gemm_to_8_avx512` with the same parameter arrays, eight channels at a time (AVX2;
+/// omk_cpu_level() >= 1).
+void omk_requantize_gemm_to_8_avx2(const int32_t *acc, size_t count, const int32_t *bias, const int32_t *multiplier,
+                                   const int32_t *left, const int64_t *addend, const int64_t *shift, int32_t zero_point,
+                                   int32_t lo, int32_t hi, uint8_t *out);
 
 /// One output pixel of a float depthwise convolution with depth multiplier 1 (AVX2; call only when
 /// omk_cpu_level() >= 1). `x` and `w` point at channel 0 of the first valid tap; later taps are
