@@ -4,7 +4,10 @@
 /// space/depth shuffles, and the pieces of CONCATENATION and SPLIT. Strides are in elements and
 /// may be negative (reversed slices). The plan drops unit dimensions and merges dimensions that are
 /// contiguous in both layouts, so contiguous runs become single `copyMemory` calls.
-struct StridedCopy {
+///
+/// A class, immutable once made: kernels keep a plan for their shapes, and using a kept plan must
+/// not copy its three arrays (that was most of a small slice's cost).
+final class StridedCopy {
     private(set) var extents: [Int] = []
     private(set) var sourceStrides: [Int] = []
     private(set) var destinationStrides: [Int] = []
@@ -38,7 +41,7 @@ struct StridedCopy {
     /// When the innermost run is short and strided (a transpose ending in a small dimension), loop
     /// innermost over a long dimension that is contiguous on one side instead; order does not matter
     /// because every element is written exactly once.
-    private mutating func moveLongUnitStrideDimensionInward() {
+    private func moveLongUnitStrideDimensionInward() {
         guard let inner = extents.indices.last, extents[inner] < 16 else { return }
         if sourceStrides[inner] == 1 && destinationStrides[inner] == 1 { return }
         var best = inner
@@ -62,11 +65,28 @@ struct StridedCopy {
         }
         // The two innermost dimensions run in a tight loop; the rest are walked by an odometer.
         let outerRank = max(rank - 2, 0)
+        if outerRank == 0 {
+            // One block (most slices of small models, once contiguous dimensions are merged).
+            copyInner(source, 0, destination, 0)
+            return
+        }
         let outerCount = MoveSupport.product(extents, 0..<outerRank)
         let rowBytes = (rank >= 2 ? extents[rank - 2] * extents[rank - 1] : extents[0]) * elementSize
         let minimum = max(1, (1 << 16) / max(rowBytes, 1))
+        if threads <= 1 || outerCount < 2 * minimum {
+            walk(0..<outerCount, outerRank, source, destination)
+            return
+        }
         parallelFor(outerCount, threads: threads, minimumPerThread: minimum) { range in
-            var index = [Int](repeating: 0, count: outerRank)
+            walk(range, outerRank, source, destination)
+        }
+    }
+
+    /// Copies the blocks `range` of the outer dimensions (row-major), each by `copyInner`.
+    private func walk(
+        _ range: Range<Int>, _ outerRank: Int, _ source: UnsafeRawPointer, _ destination: UnsafeMutableRawPointer
+    ) {
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: outerRank) { index in
             var rest = range.lowerBound
             var sourceOffset = 0
             var destinationOffset = 0
