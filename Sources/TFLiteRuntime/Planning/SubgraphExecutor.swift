@@ -16,6 +16,8 @@ final class SubgraphExecutor {
     /// The nodes in execution order with their kernels, rebuilt by every `allocate()`: what the
     /// invoke loop walks.
     private var steps: [Step] = []
+    /// The nodes evaluated at prepare (their outputs bound to constants held here), by node index.
+    private var folds: [Int: FoldedOutputs] = [:]
     /// `steps` again, unretained, so that the loop reads them without reference counting (the
     /// array above keeps them alive).
     private var unretainedSteps: [Unmanaged<Step>] = []
@@ -59,6 +61,9 @@ final class SubgraphExecutor {
         try bindConstants()
     }
 
+    /// Where constants without elements point (never read: they have no bytes).
+    private static let emptyConstant = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 64)
+
     deinit {
         arena?.deallocate()
         for block in constantCopies { block.deallocate() }
@@ -72,7 +77,18 @@ final class SubgraphExecutor {
         let writable = Set(graph.inputs).union(graph.tensors.indices.filter { graph.tensors[$0].isVariable })
         for (i, t) in graph.tensors.enumerated() {
             let bytes = model.bufferBytes(t.buffer)
-            guard bytes.count > 0, let base = bytes.baseAddress else { continue }
+            guard bytes.count > 0, let base = bytes.baseAddress else {
+                // A constant with no elements (a shape operand of shape [0]) stores no bytes, yet its
+                // values, none, are known: bound as a constant, what depends on it folds. Read as
+                // unknown, it made everything after it dynamic: BirdNET's activations all lived
+                // outside the arena (114 MB against 2 MB planned).
+                if t.buffer != 0, !produced.contains(i), !writable.contains(i), t.shape.contains(0),
+                    t.type != .string, t.type.byteSize > 0
+                {
+                    tensors[i].bindConstant(UnsafeRawPointer(SubgraphExecutor.emptyConstant), byteCount: 0)
+                }
+                continue
+            }
             if produced.contains(i) {
                 throw ModelError.invalidValue(
                     what: "subgraph \(subgraphIndex) tensor \(i)", detail: "has constant data but is written by an operator")
@@ -182,6 +198,8 @@ final class SubgraphExecutor {
         }
         for n in order {
             let node = nodes[n]
+            // A fold of a previous allocate is recomputed (a resize may have changed its inputs).
+            try folds[n]?.reset(node)
             node.isRunning = false
             node.hasDynamicOutputs = false
             if node.inputs.contains(where: { $0?.isDynamic == true }) {
@@ -189,13 +207,35 @@ final class SubgraphExecutor {
             } else {
                 try kernels[n].prepare(node)
                 deferred[n] = node.hasDynamicOutputs
+                if !deferred[n] { try foldIfConstant(n, node) }
             }
             if deferred[n] { node.outputs.forEach { $0.isDynamic = true } }
         }
         try planArena()
-        steps = order.map { Step(node: nodes[$0], kernel: kernels[$0], index: $0, deferred: deferred[$0]) }
-        unretainedSteps = steps.map { Unmanaged.passUnretained($0) }
+        steps = order.map {
+            Step(node: nodes[$0], kernel: kernels[$0], index: $0, deferred: deferred[$0], folded: folds[$0]?.isActive == true)
+        }
+        unretainedSteps = steps.filter { !$0.folded }.map { Unmanaged.passUnretained($0) }
         isAllocated = true
+    }
+
+    /// Shape arithmetic whose inputs are all constants runs once, here, and its small outputs become
+    /// constants (as LiteRT computes such tensors in `Prepare` and makes them persistent read-only):
+    /// what reads them then knows their values when prepared, so the shapes that follow are static and
+    /// their tensors share the arena. Only operators without state or randomness, and outputs of at
+    /// most `ConstantFolding.maximumBytes`.
+    private func foldIfConstant(_ n: Int, _ node: Node) throws {
+        guard ConstantFolding.operators.contains(node.code.builtin), !node.outputs.isEmpty,
+            node.inputs.contains(where: { $0 != nil }),
+            node.inputs.allSatisfy({ $0?.isConstant ?? true }),
+            node.outputs.allSatisfy({ !$0.isConstant && !$0.isVariable && $0.type.byteSize > 0 && $0.type != .string }),
+            node.outputs.reduce(0, { $0 + $1.requiredBytes }) <= ConstantFolding.maximumBytes
+        else { return }
+        let fold = folds[n] ?? FoldedOutputs()
+        folds[n] = fold
+        node.isRunning = true
+        defer { node.isRunning = false }
+        try fold.fold(node) { try kernels[n].eval(node) }
     }
 
     private func planArena() throws {
@@ -264,7 +304,8 @@ final class SubgraphExecutor {
                 if let cancellation, cancellation.isRaised { throw RuntimeError.cancelled }
                 let start = DispatchTime.now().uptimeNanoseconds
                 defer { timing(step.index, DispatchTime.now().uptimeNanoseconds - start) }
-                try run(step)
+                // A node folded at prepare is reported (its outputs hold its values) but not run.
+                if !step.folded { try run(step) }
             }
             return
         }
@@ -323,6 +364,22 @@ final class SubgraphExecutor {
     var kernelTypeNames: [String] { kernels.map { String(describing: type(of: $0)) } }
 }
 
+/// Which operators the executor evaluates at prepare when all their inputs are constants.
+enum ConstantFolding {
+    /// Deterministic, stateless operators that shape computations use (`SHAPE` → arithmetic →
+    /// `PACK`/`CONCATENATION` → `RESHAPE`/`STRIDED_SLICE` operands).
+    static let operators: Set<BuiltinOperator> = [
+        .add, .sub, .mul, .div, .floorDiv, .floorMod, .maximum, .minimum, .neg, .abs, .square,
+        .pack, .unpack, .concatenation, .reshape, .squeeze, .expandDims, .stridedSlice, .slice,
+        .gather, .gatherND, .range, .shape, .rank, .cast, .fill, .tile, .transpose, .split, .splitV,
+        .sum, .reduceProd, .reduceMax, .reduceMin, .select, .selectV2, .equal, .notEqual, .less,
+        .lessEqual, .greater, .greaterEqual, .logicalAnd, .logicalOr, .logicalNot, .broadcastTo,
+        .broadcastArgs, .zerosLike,
+    ]
+    /// Outputs larger than this stay computed at run time (shape operands are a few integers).
+    static let maximumBytes = 1 << 16
+}
+
 /// One node of the invoke loop: its node and kernel, read through `let` fields of a reference the
 /// loop holds unretained, so that a step costs no reference counting (a tiny model spent a third
 /// of its invoke retaining and releasing: a 45-node wake-word model took 9 us, LiteRT 2 us).
@@ -333,6 +390,8 @@ private final class Step {
     let index: Int
     /// Whether the node is prepared at run time.
     let deferred: Bool
+    /// Whether the node was evaluated at prepare (constant inputs): the fast loop leaves it out.
+    let folded: Bool
     /// The node's inputs, unretained (the node holds them): a deferred node reads their layout
     /// versions on every invoke.
     let inputs: [Unmanaged<RuntimeTensor>]
@@ -341,11 +400,12 @@ private final class Step {
     var preparedSignature: Int?
     var valueDependent: Bool?
 
-    init(node: Node, kernel: OpKernel, index: Int, deferred: Bool) {
+    init(node: Node, kernel: OpKernel, index: Int, deferred: Bool, folded: Bool) {
         self.node = node
         self.kernel = kernel
         self.index = index
         self.deferred = deferred
+        self.folded = folded
         inputs = node.inputs.compactMap { $0.map { Unmanaged.passUnretained($0) } }
     }
 }
