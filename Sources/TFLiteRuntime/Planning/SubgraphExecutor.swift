@@ -357,6 +357,11 @@ final class SubgraphExecutor {
         if step.valueDependent == false { step.preparedSignature = signature }
     }
 
+    /// How many nodes were evaluated at prepare, and how many are prepared at run time (tests check
+    /// that shape arithmetic on constants leaves no node deferred).
+    var foldedNodeCount: Int { steps.filter(\.folded).count }
+    var deferredNodeCount: Int { steps.filter(\.deferred).count }
+
     /// The operator name of each node, for profiling and inspection.
     var nodeNames: [String] { nodes.map(\.opName) }
 
