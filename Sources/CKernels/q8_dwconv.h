@@ -8,9 +8,10 @@
 
 #include <string.h>
 
-/// Input columns a tile's window buffer holds, and groups of 4 filter rows (filter height ≤ 8).
+/// Input columns a tile's window buffer holds, and groups of 4 filter rows (filter height ≤ 24:
+/// keyword-spotting models have 1-D depthwise filters of 9 to 21 taps).
 #define DW_VMAX 64
-#define DW_GMAX 2
+#define DW_GMAX 6
 
 /// What omk_q8_dwconv_pack found, kept at the start of the packed buffer.
 typedef struct {

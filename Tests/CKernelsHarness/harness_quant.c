@@ -498,18 +498,20 @@ void test_q8_conv(const char *name, const omk_kernel_table *t) {
 /// definition: Σ (x − zx)·w over the taps inside the image, then omk_requantize_i32, as bytes.
 static void test_dwconv_kernel(const char *name, int kernel) {
     int cases = 0, failed = 0;
-    for (int it = 0; it < 150; it++) {
+    for (int it = 0; it < 180; it++) {
         omk_q8_dwconv_shape s;
         memset(&s, 0, sizeof s);
+        // Some tall filters (keyword-spotting models' 1-D depthwise layers: 9 to 21 taps).
+        const int tall = it % 6 == 5;
         s.batch = (size_t)rnd(1, 2);
-        s.input_height = (size_t)rnd(1, 9);
+        s.filter_height = (size_t)(tall ? rnd(6, 4 * 6) : rnd(1, 5));
+        s.input_height = (size_t)(tall ? rnd((int)s.filter_height - 2, (int)s.filter_height + 4) : rnd(1, 9));
         s.input_width = (size_t)rnd(1, 12);
         s.channels = (size_t)(it < 20 ? it + 1 : rnd(1, 70));
-        s.filter_height = (size_t)rnd(1, 5);
         s.filter_width = (size_t)rnd(1, 5);
         s.stride_height = (size_t)rnd(1, 2);
         s.stride_width = (size_t)rnd(1, 2);
-        s.dilation_height = (size_t)rnd(1, 2);
+        s.dilation_height = (size_t)(tall ? 1 : rnd(1, 2));
         s.dilation_width = (size_t)rnd(1, 2);
         s.pad_top = rnd(0, 2);
         s.pad_left = rnd(0, 2);
