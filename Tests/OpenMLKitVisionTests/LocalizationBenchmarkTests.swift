@@ -58,6 +58,28 @@ struct LocalizationBenchmarkTests {
         #expect(abs(result.meanBestIoU - (1 + 80.0 * 80 / (180 * 80) * 2) / 5) < 1e-9)
     }
 
+    @Test("Coverage: prominent objects with any of the first N candidates at IoU ≥ 0.5")
+    func coverage() {
+        let a = CGRect(x: 0, y: 0, width: 80, height: 80)
+        let b = CGRect(x: 200, y: 0, width: 80, height: 80)
+        let c = CGRect(x: 400, y: 0, width: 80, height: 80)
+        // Photo 1: a hit at rank 3 (b), a miss (a: the first candidate overlaps it by IoU 1/3) and c
+        // never; photo 2: a hit at rank 1, and no candidates at all for photo 3's object.
+        let photos: [(boxes: [CGRect], prominent: [CGRect])] = [
+            ([CGRect(x: 40, y: 0, width: 80, height: 80), c.offsetBy(dx: 0, dy: 200), b.insetBy(dx: 5, dy: 5)], [a, b, c]),
+            ([a], [a]), ([], [b]),
+        ]
+        let all = LocalizationBenchmark.coverage(of: photos, limit: nil)
+        #expect(all.covered == 2 && all.prominent == 5)
+        #expect(abs(all.fraction - 0.4) < 1e-12)
+        #expect(abs(all.meanCandidates - 4.0 / 3) < 1e-12)
+        let first2 = LocalizationBenchmark.coverage(of: photos, limit: 2)
+        #expect(first2.covered == 1 && abs(first2.meanCandidates - 1) < 1e-12)
+        #expect(LocalizationBenchmark.coverage(of: photos, limit: 0).covered == 0)
+        #expect(LocalizationBenchmark.coverage(of: photos, limit: -1).covered == 0)
+        #expect(LocalizationBenchmark.coverage(of: [], limit: nil).fraction == 0)
+    }
+
     @Test("A box around two separate proposals is a group; one around two touching parts is not")
     func groups() {
         let whole = CellBox(minX: 0, minY: 0, maxX: 100, maxY: 50, score: 0.5)
@@ -102,7 +124,7 @@ struct LocalizationSetTests {
         }
         // Measured (docs/LOCALIZER.md), of 49 objects on 14 photos: the saliency cuts alone 12
         // with 3 boxes holding two objects (none on the first nine photos); colour regions ranked by
-        // saliency 19 with 9; ranked by segment fit 20 with 4.
+        // saliency 19 with 9; ranked by segment fit 20 with 4 (21 with 4 since bands are not ranked).
         #expect(totals[0].recalled >= 11 && totals[0].merged <= 3)
         #expect(totals[1].recalled >= 18 && totals[1].recalled > totals[0].recalled)
         #expect(totals[2].recalled >= 19 && totals[2].recalled > totals[0].recalled)

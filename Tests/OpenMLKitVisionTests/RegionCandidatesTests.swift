@@ -63,6 +63,41 @@ struct RegionCandidatesTests {
         #expect(reranked.count <= 5)
     }
 
+    @Test("The candidate regions: every proposal, the ranked ones among them; the regions reported come from them")
+    func candidateRegions() throws {
+        let image = try Self.scene()
+        let localizer = SaliencyLocalizer()
+        let several = try localizer.candidateRegions(in: image, maxCount: 5)
+        #expect(!several.ranked.isEmpty && several.ranked.count <= several.all.count)
+        for region in several.ranked { #expect(several.all.contains { $0.frame == region.frame }, "\(region)") }
+        // Nothing spanning the image's width is ranked (a band of background).
+        #expect(several.ranked.allSatisfy { $0.frame.width < Double(image.width) })
+        let reported = try localizer.regions(in: image, maxCount: 5)
+        for region in reported { #expect(several.all.contains { $0.frame == region.frame }, "\(region)") }
+        // One region: the saliency cuts alone, unranked.
+        let one = try localizer.candidateRegions(in: image, maxCount: 1)
+        #expect(one.ranked == one.all && !one.all.isEmpty && one.all.count <= several.all.count)
+        #expect(try localizer.candidateRegions(in: image, maxCount: 0) == CandidateRegions(all: [], ranked: []))
+    }
+
+    @Test("A box spanning the working image's width is a band: never ranked by fit, however well it fits")
+    func bands() {
+        // Segment 1 is the band of rows 2..<4 across the whole 10×10 grid, segment 2 the square
+        // of columns and rows 5..<8; both boxes fit their segment exactly.
+        let labels = (0..<100).map { i -> Int in
+            let (x, y) = (i % 10, i / 10)
+            return (2..<4).contains(y) ? 1 : (5..<8).contains(x) && (5..<8).contains(y) ? 2 : 0
+        }
+        let band = CellBox(minX: 0, minY: 2, maxX: 10, maxY: 4, score: 0.5)
+        let square = CellBox(minX: 5, minY: 5, maxX: 8, maxY: 8, score: 0.5)
+        #expect(FitRanking.isBand(band, width: 10) && !FitRanking.isBand(square, width: 10))
+        let ranking = FitRanking(
+            candidates: [band, square], first: nil, labels: labels, width: 10, groupMinimumArea: nil,
+            configuration: SaliencyLocalizer.Configuration().sanitized)
+        #expect(ranking.ranked.map(\.box) == [square])
+        #expect(ranking.ranked.first?.fit == 1)
+    }
+
     @Test("No candidates where the fit ranking does not apply: one region, colour regions or fit ranking off")
     func notApplicable() throws {
         let image = try Self.scene()

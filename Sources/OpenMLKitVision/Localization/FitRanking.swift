@@ -5,7 +5,8 @@
 struct FitRanking {
     /// The most salient region (the one single-object mode reports), kept first.
     let first: CellBox?
-    /// The proposals scoring at least ``floor``, best fit first, boxes of the same cells once.
+    /// The proposals scoring at least ``floor``, best fit first, boxes of the same cells once,
+    /// bands spanning the image's width (``isBand(_:width:)``) left out.
     let ranked: [(box: CellBox, fit: Float)]
     /// The smallest group ``SalientRegions/select(_:maxCount:configuration:groupMinimumArea:first:minimumScore:)`` splits.
     let groupMinimumArea: Int?
@@ -22,8 +23,11 @@ struct FitRanking {
     ) {
         let straddling = SegmentStraddling(labels: labels, width: width)
         let floor = min(configuration.minimumScore, SalientRegions.fitRankingMinimumScore)
+        // A box spanning the working image's whole width is a band of background (sky, ground, a
+        // wall, a table top): it fits its segments well but is no object (measured in
+        // docs/LOCALIZER.md). Tall boxes stay: towers, flags and standing people span the height.
         let sorted = candidates.enumerated()
-            .filter { $0.element.score >= floor }
+            .filter { $0.element.score >= floor && !Self.isBand($0.element, width: width) }
             .map { (index: $0.offset, box: $0.element, fit: straddling.fit($0.element)) }
             .sorted { ($0.fit, $0.box.area, -$0.index) > ($1.fit, $1.box.area, -$1.index) }
         // The same cells proposed again (one object cut at two levels) would be skipped by the
@@ -40,6 +44,10 @@ struct FitRanking {
         self.floor = floor
         self.configuration = configuration
     }
+
+    /// Whether `box` spans the whole width of a working image `width` cells wide (a band of
+    /// background, never ranked).
+    static func isBand(_ box: CellBox, width: Int) -> Bool { box.minX <= 0 && box.maxX >= width }
 
     /// The regions kept from `order` (the ranked boxes, in the order they compete): the first
     /// region, then distinct ones greedily; reported most salient first after the first, and

@@ -78,7 +78,8 @@ extension SaliencyLocalizer {
 
         /// Whether, with ``groupsColourRegions``, the proposals after the most salient region are
         /// ranked by how well their box fits the colour segments (superpixel straddling) rather than
-        /// by saliency; proposals scoring below 0.02 (or ``minimumScore`` if lower) are not considered.
+        /// by saliency; proposals scoring below 0.02 (or ``minimumScore`` if lower), and boxes spanning
+        /// the image's whole width (bands of background), are not considered.
         /// Default true: on the annotated set it halved the boxes holding two objects at about the
         /// same recall (see `docs/LOCALIZER.md`).
         public var ranksBySegmentFit = true

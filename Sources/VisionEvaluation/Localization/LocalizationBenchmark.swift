@@ -129,6 +129,50 @@ public struct LocalizationBenchmark {
         return Report(photos: photos, single: singles)
     }
 
+    /// How many prominent objects a localizer's candidate boxes hold (see ``coverage(limits:candidates:)``).
+    public struct Coverage: Encodable, Sendable {
+        /// The number of candidates looked at per photo (nil: all of them).
+        public let limit: Int?
+        /// Prominent objects (min(5, n) per photo) with a candidate at IoU ≥ 0.5, all photos together.
+        public let covered: Int
+        /// Prominent objects, all photos together.
+        public let prominent: Int
+        /// Mean number of candidates looked at per photo.
+        public let meanCandidates: Double
+
+        /// ``covered`` over ``prominent``: the recall a perfect choice among these candidates would reach.
+        public var fraction: Double { prominent == 0 ? 0 : Double(covered) / Double(prominent) }
+    }
+
+    /// The upper bound of recall over candidate boxes: for each of `limits` (nil: every
+    /// candidate), how many of the prominent objects of the multi-object photos have at least one of
+    /// the first `limit` boxes of `candidates(image)` at IoU ≥ 0.5.
+    ///
+    /// - Throws: what loading a photo or `candidates` throws.
+    public func coverage(limits: [Int?], candidates: (VisionImage) throws -> [CGRect]) throws -> [Coverage] {
+        var photos = [(boxes: [CGRect], prominent: [CGRect])]()
+        for photo in set.photos {
+            let boxes = try candidates(try set.load(photo.image))
+            photos.append((boxes, Array(photo.objects.map(\.frame).prefix(5))))
+        }
+        return limits.map { Self.coverage(of: photos, limit: $0) }
+    }
+
+    /// The ``Coverage`` of the first `limit` (nil: all) candidate `boxes` of each photo over its
+    /// `prominent` objects.
+    static func coverage(of photos: [(boxes: [CGRect], prominent: [CGRect])], limit: Int?) -> Coverage {
+        var (covered, prominent, looked) = (0, 0, 0)
+        for (boxes, objects) in photos {
+            let used = limit.map { Array(boxes.prefix(max(0, $0))) } ?? boxes
+            looked += used.count
+            prominent += objects.count
+            covered += objects.filter { object in used.contains { iou($0, object) >= 0.5 } }.count
+        }
+        return Coverage(
+            limit: limit, covered: covered, prominent: prominent,
+            meanCandidates: photos.isEmpty ? 0 : Double(looked) / Double(photos.count))
+    }
+
     /// The figures of `boxes` on `photo`.
     static func score(
         _ photo: LocalizationSet.Photo, boxes: [CGRect], milliseconds: Double, prominentLimit: Int = 5

@@ -60,9 +60,21 @@ struct LocalizeBenchCommand: ParsableCommand {
     @Flag(help: "Print JSON instead of a table.")
     var json = false
 
+    @Flag(
+        help: """
+            Instead of scoring, print the upper bound of recall over the built-in localizer's candidate \
+            regions: the prominent objects that some candidate holds at IoU ≥ 0.5 (every candidate, and \
+            the first 5, 10, 20, 40 of the ranked ones).
+            """)
+    var candidateBound = false
+
     func run() throws {
         try reportingErrors {
             let set = try LocalizationSet(path: annotations, sharedImages: images)
+            if candidateBound {
+                try printCandidateBound(set)
+                return
+            }
             let under = try LocalizerUnderTest(
                 classifier: classifier, localizerModel: model, rankingCandidates: rankingCandidates)
             if let outputDir {
@@ -99,6 +111,35 @@ struct LocalizeBenchCommand: ParsableCommand {
                 failures.append(String(format: "single-object IoU %.3f < %.3f", report.singleMeanIoU, minSingleIoU))
             }
             if !failures.isEmpty { throw CLIError("below threshold: " + failures.joined(separator: ", ")) }
+        }
+    }
+
+    /// Prints how many prominent objects the built-in localizer's candidates hold (all, and the
+    /// first N it ranks for several objects).
+    private func printCandidateBound(_ set: LocalizationSet) throws {
+        guard model == nil else { throw CLIError("--candidate-bound measures the built-in localizer; drop --model") }
+        let localizer = SaliencyLocalizer()
+        let benchmark = LocalizationBenchmark(set: set)
+        let count = CustomObjectDetectorOptions.maximumObjectCount
+        let all = try benchmark.coverage(limits: [nil]) { image in
+            try localizer.candidateRegions(in: image, maxCount: count).all.map(\.frame)
+        }
+        let ranked = try benchmark.coverage(limits: [5, 10, 20, 40, nil]) { image in
+            try localizer.candidateRegions(in: image, maxCount: count).ranked.map(\.frame)
+        }
+        if json {
+            print(try VisionJSON.string(["all": all, "ranked": ranked]))
+            return
+        }
+        print("candidate bound: prominent objects with a candidate at IoU ≥ 0.5 (\(set.photos.count) photos)")
+        for (name, rows) in [("every candidate", all), ("ranked", ranked)] {
+            for row in rows {
+                let which = row.limit.map { "first \($0)" } ?? "all"
+                print(
+                    String(
+                        format: "  %-16@ %-9@ %d/%d = %.3f  (%.1f candidates/photo)", name as NSString,
+                        which as NSString, row.covered, row.prominent, row.fraction, row.meanCandidates))
+            }
         }
     }
 }
