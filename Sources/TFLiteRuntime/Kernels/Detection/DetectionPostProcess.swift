@@ -63,29 +63,37 @@ enum DetectionPostProcess {
     struct Failure: Error { let message: String }
 
     /// Decodes center-size encodings (y, x, h, w per box; `stride` values per box) against anchors
-    /// (y, x, h, w) into corners (ymin, xmin, ymax, xmax), in double precision as LiteRT does.
+    /// (y, x, h, w) into corners (ymin, xmin, ymax, xmax), in double precision as LiteRT does; in
+    /// ranges of boxes over up to `threads` threads (each box is decoded alone, so the split does not
+    /// change any value).
     static func decode(
         encodings: UnsafeBufferPointer<Float>, stride: Int, anchors: UnsafeBufferPointer<Float>, count: Int,
-        options o: DetectionOptions
+        options o: DetectionOptions, threads: Int = 1
     ) -> [Float] {
-        var boxes = [Float](repeating: 0, count: count * 4)
         let ys = Double(o.yScale), xs = Double(o.xScale), hs = Double(o.hScale), ws = Double(o.wScale)
-        for i in 0..<count {
-            let e = i * stride, a = i * 4
-            let y = Double(encodings[e]), x = Double(encodings[e + 1])
-            let h = Double(encodings[e + 2]), w = Double(encodings[e + 3])
-            let ay = Double(anchors[a]), ax = Double(anchors[a + 1])
-            let ah = Double(anchors[a + 2]), aw = Double(anchors[a + 3])
-            let yc = Float(y / ys * ah + ay)
-            let xc = Float(x / xs * aw + ax)
-            let hh = Float(0.5 * exp(h / hs) * ah)
-            let hw = Float(0.5 * exp(w / ws) * aw)
-            boxes[4 * i] = yc - hh
-            boxes[4 * i + 1] = xc - hw
-            boxes[4 * i + 2] = yc + hh
-            boxes[4 * i + 3] = xc + hw
+        return [Float](unsafeUninitializedCapacity: count * 4) { boxes, initialized in
+            if let boxes = boxes.baseAddress {
+                parallelFor(count, threads: threads, minimumPerThread: DetectionPostProcessKernel.minimumBoxesPerThread) {
+                    range in
+                    for i in range {
+                        let e = i * stride, a = i * 4
+                        let y = Double(encodings[e]), x = Double(encodings[e + 1])
+                        let h = Double(encodings[e + 2]), w = Double(encodings[e + 3])
+                        let ay = Double(anchors[a]), ax = Double(anchors[a + 1])
+                        let ah = Double(anchors[a + 2]), aw = Double(anchors[a + 3])
+                        let yc = Float(y / ys * ah + ay)
+                        let xc = Float(x / xs * aw + ax)
+                        let hh = Float(0.5 * exp(h / hs) * ah)
+                        let hw = Float(0.5 * exp(w / ws) * aw)
+                        boxes[4 * i] = yc - hh
+                        boxes[4 * i + 1] = xc - hw
+                        boxes[4 * i + 2] = yc + hh
+                        boxes[4 * i + 3] = xc + hw
+                    }
+                }
+            }
+            initialized = count * 4
         }
-        return boxes
     }
 
     /// Intersection over union of boxes `i` and `j` (0 when either has no area).
@@ -114,63 +122,9 @@ enum DetectionPostProcess {
     static func nmsSingleClass(
         scores: [Float], boxes: [Float], scoreThreshold: Float, iouThreshold: Float, maxDetections: Int
     ) -> [Int] {
-        var keepIndices = [Int]()
-        var keepScores = [Float]()
-        for (i, s) in scores.enumerated() where s >= scoreThreshold {
-            keepIndices.append(i)
-            keepScores.append(s)
-        }
-        let order = decreasingStableArgSort(keepScores)
-        let kept = keepIndices.count
-        let outputSize = min(kept, maxDetections)
-        var selected = [Int]()
-        selected.reserveCapacity(max(outputSize, 0))
-        // The candidates' boxes and areas in score order, contiguous: the pairwise loop below is the
-        // post-processing's hot spot. Same IoU arithmetic as `iou` (areas, then the intersection).
-        var sorted = [Float](repeating: 0, count: 4 * kept)
-        var areas = [Float](repeating: 0, count: kept)
-        for r in 0..<kept {
-            let b = 4 * keepIndices[order[r]]
-            for e in 0..<4 { sorted[4 * r + e] = boxes[b + e] }
-            areas[r] = (boxes[b + 2] - boxes[b]) * (boxes[b + 3] - boxes[b + 1])
-        }
-        var active = [Bool](repeating: true, count: kept)
-        var activeCount = kept
-        sorted.withUnsafeBufferPointer { box in
-            areas.withUnsafeBufferPointer { area in
-                active.withUnsafeMutableBufferPointer { active in
-                    for i in 0..<kept {
-                        if activeCount == 0 || selected.count >= outputSize { break }
-                        guard active[i] else { continue }
-                        selected.append(keepIndices[order[i]])
-                        active[i] = false
-                        activeCount -= 1
-                        let areaI = area[i]
-                        let y1 = box[4 * i], x1 = box[4 * i + 1], y2 = box[4 * i + 2], x2 = box[4 * i + 3]
-                        for j in (i + 1)..<max(kept, i + 1) where active[j] {
-                            let areaJ = area[j]
-                            var overlap: Float = 0
-                            if areaI > 0, areaJ > 0 {
-                                let ymin = max(y1, box[4 * j]), xmin = max(x1, box[4 * j + 1])
-                                let ymax = min(y2, box[4 * j + 2]), xmax = min(x2, box[4 * j + 3])
-                                let inter = max(ymax - ymin, 0) * max(xmax - xmin, 0)
-                                overlap = inter / (areaI + areaJ - inter)
-                            }
-                            if overlap > iouThreshold {
-                                active[j] = false
-                                activeCount -= 1
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        return selected
-    }
-
-    static func decreasingStableArgSort(_ values: [Float]) -> [Int] {
-        // Swift's sort is not documented as stable: break ties by index (scores here are never NaN).
-        Array(values.indices).sorted { values[$0] > values[$1] || (values[$0] == values[$1] && $0 < $1) }
+        GreedyNMS.select(
+            scores: scores, boxes: boxes, scoreThreshold: scoreThreshold, iouThreshold: iouThreshold,
+            maxDetections: maxDetections)
     }
 
     /// The first `k` indices of `values` in decreasing order, as LiteRT's `DecreasingPartialArgSort`:
