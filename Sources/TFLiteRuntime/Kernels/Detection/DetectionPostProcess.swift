@@ -70,29 +70,37 @@ enum DetectionPostProcess {
         encodings: UnsafeBufferPointer<Float>, stride: Int, anchors: UnsafeBufferPointer<Float>, count: Int,
         options o: DetectionOptions, threads: Int = 1
     ) -> [Float] {
+        var boxes = [Float](repeating: 0, count: count * 4)
+        boxes.withUnsafeMutableBufferPointer { boxes in
+            decode(encodings: encodings, stride: stride, anchors: anchors, count: count, options: o, threads: threads, into: boxes)
+        }
+        return boxes
+    }
+
+    /// `decode` into `boxes` (at least `count * 4` values).
+    static func decode(
+        encodings: UnsafeBufferPointer<Float>, stride: Int, anchors: UnsafeBufferPointer<Float>, count: Int,
+        options o: DetectionOptions, threads: Int, into output: UnsafeMutableBufferPointer<Float>
+    ) {
+        precondition(output.count >= count * 4, "decode: output too small")
+        guard let boxes = output.baseAddress else { return }
         let ys = Double(o.yScale), xs = Double(o.xScale), hs = Double(o.hScale), ws = Double(o.wScale)
-        return [Float](unsafeUninitializedCapacity: count * 4) { boxes, initialized in
-            if let boxes = boxes.baseAddress {
-                parallelFor(count, threads: threads, minimumPerThread: DetectionPostProcessKernel.minimumBoxesPerThread) {
-                    range in
-                    for i in range {
-                        let e = i * stride, a = i * 4
-                        let y = Double(encodings[e]), x = Double(encodings[e + 1])
-                        let h = Double(encodings[e + 2]), w = Double(encodings[e + 3])
-                        let ay = Double(anchors[a]), ax = Double(anchors[a + 1])
-                        let ah = Double(anchors[a + 2]), aw = Double(anchors[a + 3])
-                        let yc = Float(y / ys * ah + ay)
-                        let xc = Float(x / xs * aw + ax)
-                        let hh = Float(0.5 * exp(h / hs) * ah)
-                        let hw = Float(0.5 * exp(w / ws) * aw)
-                        boxes[4 * i] = yc - hh
-                        boxes[4 * i + 1] = xc - hw
-                        boxes[4 * i + 2] = yc + hh
-                        boxes[4 * i + 3] = xc + hw
-                    }
-                }
+        parallelFor(count, threads: threads, minimumPerThread: DetectionPostProcessKernel.minimumBoxesPerThread) { range in
+            for i in range {
+                let e = i * stride, a = i * 4
+                let y = Double(encodings[e]), x = Double(encodings[e + 1])
+                let h = Double(encodings[e + 2]), w = Double(encodings[e + 3])
+                let ay = Double(anchors[a]), ax = Double(anchors[a + 1])
+                let ah = Double(anchors[a + 2]), aw = Double(anchors[a + 3])
+                let yc = Float(y / ys * ah + ay)
+                let xc = Float(x / xs * aw + ax)
+                let hh = Float(0.5 * exp(h / hs) * ah)
+                let hw = Float(0.5 * exp(w / ws) * aw)
+                boxes[4 * i] = yc - hh
+                boxes[4 * i + 1] = xc - hw
+                boxes[4 * i + 2] = yc + hh
+                boxes[4 * i + 3] = xc + hw
             }
-            initialized = count * 4
         }
     }
 
