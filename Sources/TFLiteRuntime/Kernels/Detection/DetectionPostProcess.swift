@@ -214,24 +214,34 @@ enum DetectionPostProcess {
     /// (one class per box), holds each box's first best class, which `decreasingPartialArgSort` would find.
     static func fastNMS(
         scores: UnsafeBufferPointer<Float>, classesWithBackground: Int, boxes: [Float], options o: DetectionOptions,
-        firstMaxima: [Int]? = nil
+        firstMaxima: [Int]? = nil, threads: Int = 1
     ) throws -> Detections {
         let numBoxes = boxes.count / 4
         let labelOffset = classesWithBackground - o.numClasses
         let perAnchor = min(o.maxClassesPerDetection, o.numClasses)
+        let maxima = perAnchor == 1 && firstMaxima?.count == numBoxes ? firstMaxima : nil
         var maxScores = [Float](repeating: 0, count: numBoxes)
         var classIndices = [Int](repeating: 0, count: numBoxes * perAnchor)
-        for row in 0..<numBoxes {
-            let start = row * classesWithBackground + labelOffset
-            if perAnchor == 1, let firstMaxima, firstMaxima.count == numBoxes {
-                classIndices[row] = firstMaxima[row]
-                maxScores[row] = scores[start + firstMaxima[row]]
-                continue
+        // Each box's best classes and score, boxes in ranges over threads (each row stands alone).
+        maxScores.withUnsafeMutableBufferPointer { maxScores in
+            classIndices.withUnsafeMutableBufferPointer { classIndices in
+                guard let best = maxScores.baseAddress, let classes = classIndices.baseAddress else { return }
+                parallelFor(numBoxes, threads: threads, minimumPerThread: DetectionPostProcessKernel.minimumBoxesPerThread) {
+                    range in
+                    for row in range {
+                        let start = row * classesWithBackground + labelOffset
+                        if let maxima {
+                            classes[row] = maxima[row]
+                            best[row] = scores[start + maxima[row]]
+                            continue
+                        }
+                        let rowScores = UnsafeBufferPointer(rebasing: scores[start..<(start + o.numClasses)])
+                        let sorted = decreasingPartialArgSort(rowScores, k: perAnchor)
+                        for c in 0..<perAnchor { classes[row * perAnchor + c] = sorted[c] }
+                        best[row] = rowScores[sorted[0]]
+                    }
+                }
             }
-            let rowScores = UnsafeBufferPointer(rebasing: scores[start..<(start + o.numClasses)])
-            let sorted = decreasingPartialArgSort(rowScores, k: perAnchor)
-            for c in 0..<perAnchor { classIndices[row * perAnchor + c] = sorted[c] }
-            maxScores[row] = rowScores[sorted[0]]
         }
         let selected = nmsSingleClass(
             scores: maxScores, boxes: boxes, scoreThreshold: o.scoreThreshold, iouThreshold: o.iouThreshold,

@@ -194,7 +194,7 @@ final class DetectionPostProcessKernel: OpKernel {
                         scores: s, classesWithBackground: classesWithBackground, boxes: decodedBoxes, options: o)
                     : try DetectionPostProcess.fastNMS(
                         scores: s, classesWithBackground: classesWithBackground, boxes: decodedBoxes, options: o,
-                        firstMaxima: maxima ? bestClasses : nil)
+                        firstMaxima: maxima ? bestClasses : nil, threads: node.threadCount)
             }
         } catch let f as DetectionPostProcess.Failure {
             throw node.error(f.message)
