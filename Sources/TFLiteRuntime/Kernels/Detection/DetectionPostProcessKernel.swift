@@ -57,10 +57,11 @@ final class DetectionPostProcessKernel: OpKernel {
     /// best class) stay on one thread: an SSD head has 2,000 to 65,000 boxes, a pass a few µs per 1,000.
     static let minimumBoxesPerThread = 2048
 
-    /// Values of a float or 8-bit quantized tensor as floats, `(q - zero_point) * scale` in float, into `values`.
+    /// Values of a float or 8-bit quantized tensor as floats, `(q - zero_point) * scale` in float,
+    /// into `values`.
     private static func dequantize(_ t: RuntimeTensor, into values: inout [Float], role: String, _ node: Node) throws {
         // Values per box of this tensor, so the split is by boxes as in the other passes.
-        let perBox = max(1, t.dim(t.rank - 1))
+        let perBox = t.rank > 0 ? max(1, t.dim(t.rank - 1)) : 1
         let threads = node.threadCount
         switch t.type {
         case .float32:
@@ -98,10 +99,9 @@ final class DetectionPostProcessKernel: OpKernel {
     }
 
     /// For fast NMS with one class per box: each box's first best class, found on the stored 8-bit
-    /// scores (`nil` for other types or when dequantization does not keep distinct bytes apart, where
-    /// the float scores decide). `(q − zp)·s` with `s > 0` orders the bytes as their values, so the
-    /// first largest byte is the first largest score.
-    /// Writes them into `bestClasses`; false when there are none to find.
+    /// scores and written to `bestClasses` (false for other types or when dequantization does not keep
+    /// distinct bytes apart, where the float scores decide). `(q − zp)·s` with `s > 0` orders the bytes
+    /// as their values, so the first largest byte is the first largest score.
     private func findFirstMaxima(_ t: RuntimeTensor, boxes: Int, classesWithBackground: Int, threads: Int) -> Bool {
         switch t.type {
         case .uint8: return Self.firstMaxima(UnsafeBufferPointer(t.buffer(UInt8.self)), t, boxes: boxes, classes: options.numClasses, classesWithBackground: classesWithBackground, threads: threads, into: &bestClasses)
