@@ -7,7 +7,7 @@ import Testing
 @Suite struct QuantizedReductionTests {
     static func reduce(
         _ code: BuiltinOperator, _ x: [Int32], _ shape: [Int], _ type: TensorType, axes: [Int32], keep: Bool,
-        inScale: Float, inZero: Int, outScale: Float, outZero: Int
+        inScale: Float, inZero: Int, outScale: Float, outZero: Int, threads: Int = 1
     ) throws -> RuntimeTensor {
         let h = ElementwiseTestKit.Harness()
         let out = QuantizedTestKit.output(type, scale: outScale, zeroPoint: outZero)
@@ -15,7 +15,7 @@ import Testing
             code,
             [try QuantizedTestKit.make(h, x, shape, type, inScale, inZero),
              try h.tensor(axes, shape: [axes.count], type: .int32, constant: true)],
-            outputs: [out], options: [.bool(0, keep)])
+            outputs: [out], options: [.bool(0, keep)], threads: threads)
         return out
     }
 
@@ -64,6 +64,30 @@ import Testing
             for p in 0..<(hgt * wid) { sum += x[p * depth + c] }
             let scaled = c < 16 ? FixedPoint.neonMultiply(sum, by: m) : FixedPoint.multiply(sum, by: m)
             #expect(got[c] == min(127, max(-128, scaled + bias)), "channel \(c)")
+        }
+    }
+
+    /// MEAN, SUM and REDUCE_MAX over leading rows split the rows over threads and merge integer
+    /// partial sums and maxima: the same bytes as one thread.
+    @Test func rowSplitOverThreadsIsExact() throws {
+        var random = ElementwiseTestKit.Random(seed: 23)
+        let cases: [([Int], TensorType)] = [
+            ([1, 40, 40, 72], .uint8), ([1, 10, 10, 960], .int8), ([1, 33, 7, 120], .int16), ([3, 9000], .uint8),
+        ]
+        for (shape, type) in cases {
+            let x = QuantizedTestKit.random(&random, shape.reduce(1, *), type)
+            let axes = (0..<(shape.count - 1)).map(Int32.init)
+            for code in [BuiltinOperator.mean, .sum, .reduceMax] {
+                var results: [[Int32]] = []
+                for threads in [1, 2, 3] {
+                    let out = try Self.reduce(
+                        code, x, shape, type, axes: axes, keep: true, inScale: 0.05, inZero: type == .int16 ? 0 : 3,
+                        outScale: code == .sum ? 2 : 0.04, outZero: type == .int16 ? 0 : -2, threads: threads)
+                    results.append(QuantizedTestKit.values(out))
+                }
+                #expect(results[1] == results[0], "\(code.name) \(shape) \(type.name) at 2 threads")
+                #expect(results[2] == results[0], "\(code.name) \(shape) \(type.name) at 3 threads")
+            }
         }
     }
 

@@ -48,6 +48,25 @@ private typealias TestOption = ElementwiseTestKit.Option
         }
     }
 
+    /// Splitting a kept innermost dimension over threads (in blocks that start at a cache line of the
+    /// output) gives every output the same sum, bit for bit, as one thread.
+    @Test func threadedSplitOfKeptChannelsIsExact() throws {
+        var random = TestRandom(seed: 9)
+        for shape in [[1, 9, 4, 200], [1, 40, 40, 120], [3, 70], [1, 2, 2, 1000]] {
+            let x = random.floats(shape.reduce(1, *), -5...5)
+            let axes = Array(0..<(shape.count - 1)).map(Int32.init)
+            var results: [[Float]] = []
+            for threads in [1, 2, 3] {
+                let h = KernelHarness()
+                let axis = try h.tensor(axes, shape: [axes.count], type: .int32, constant: true)
+                let out = try h.run1(.sum, [try h.floats(x, shape), axis], options: [.bool(0, false)], threads: threads)
+                results.append(out.elementwiseTestValues(Float.self))
+            }
+            #expect(results[1].map(\.bitPattern) == results[0].map(\.bitPattern), "\(shape) at 2 threads")
+            #expect(results[2].map(\.bitPattern) == results[0].map(\.bitPattern), "\(shape) at 3 threads")
+        }
+    }
+
     @Test(arguments: [1, 3])
     func integersMatchReference(threads: Int) throws {
         var random = TestRandom(seed: 7)

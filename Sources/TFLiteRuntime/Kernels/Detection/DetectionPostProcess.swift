@@ -63,29 +63,45 @@ enum DetectionPostProcess {
     struct Failure: Error { let message: String }
 
     /// Decodes center-size encodings (y, x, h, w per box; `stride` values per box) against anchors
-    /// (y, x, h, w) into corners (ymin, xmin, ymax, xmax), in double precision as LiteRT does.
+    /// (y, x, h, w) into corners (ymin, xmin, ymax, xmax), in double precision as LiteRT does; in
+    /// ranges of boxes over up to `threads` threads (each box is decoded alone, so the split does not
+    /// change any value).
     static func decode(
         encodings: UnsafeBufferPointer<Float>, stride: Int, anchors: UnsafeBufferPointer<Float>, count: Int,
-        options o: DetectionOptions
+        options o: DetectionOptions, threads: Int = 1
     ) -> [Float] {
         var boxes = [Float](repeating: 0, count: count * 4)
-        let ys = Double(o.yScale), xs = Double(o.xScale), hs = Double(o.hScale), ws = Double(o.wScale)
-        for i in 0..<count {
-            let e = i * stride, a = i * 4
-            let y = Double(encodings[e]), x = Double(encodings[e + 1])
-            let h = Double(encodings[e + 2]), w = Double(encodings[e + 3])
-            let ay = Double(anchors[a]), ax = Double(anchors[a + 1])
-            let ah = Double(anchors[a + 2]), aw = Double(anchors[a + 3])
-            let yc = Float(y / ys * ah + ay)
-            let xc = Float(x / xs * aw + ax)
-            let hh = Float(0.5 * exp(h / hs) * ah)
-            let hw = Float(0.5 * exp(w / ws) * aw)
-            boxes[4 * i] = yc - hh
-            boxes[4 * i + 1] = xc - hw
-            boxes[4 * i + 2] = yc + hh
-            boxes[4 * i + 3] = xc + hw
+        boxes.withUnsafeMutableBufferPointer { boxes in
+            decode(encodings: encodings, stride: stride, anchors: anchors, count: count, options: o, threads: threads, into: boxes)
         }
         return boxes
+    }
+
+    /// `decode` into `boxes` (at least `count * 4` values).
+    static func decode(
+        encodings: UnsafeBufferPointer<Float>, stride: Int, anchors: UnsafeBufferPointer<Float>, count: Int,
+        options o: DetectionOptions, threads: Int, into output: UnsafeMutableBufferPointer<Float>
+    ) {
+        precondition(output.count >= count * 4, "decode: output too small")
+        guard let boxes = output.baseAddress else { return }
+        let ys = Double(o.yScale), xs = Double(o.xScale), hs = Double(o.hScale), ws = Double(o.wScale)
+        parallelFor(count, threads: threads, minimumPerThread: DetectionPostProcessKernel.minimumBoxesPerThread) { range in
+            for i in range {
+                let e = i * stride, a = i * 4
+                let y = Double(encodings[e]), x = Double(encodings[e + 1])
+                let h = Double(encodings[e + 2]), w = Double(encodings[e + 3])
+                let ay = Double(anchors[a]), ax = Double(anchors[a + 1])
+                let ah = Double(anchors[a + 2]), aw = Double(anchors[a + 3])
+                let yc = Float(y / ys * ah + ay)
+                let xc = Float(x / xs * aw + ax)
+                let hh = Float(0.5 * exp(h / hs) * ah)
+                let hw = Float(0.5 * exp(w / ws) * aw)
+                boxes[4 * i] = yc - hh
+                boxes[4 * i + 1] = xc - hw
+                boxes[4 * i + 2] = yc + hh
+                boxes[4 * i + 3] = xc + hw
+            }
+        }
     }
 
     /// Intersection over union of boxes `i` and `j` (0 when either has no area).
@@ -114,63 +130,9 @@ enum DetectionPostProcess {
     static func nmsSingleClass(
         scores: [Float], boxes: [Float], scoreThreshold: Float, iouThreshold: Float, maxDetections: Int
     ) -> [Int] {
-        var keepIndices = [Int]()
-        var keepScores = [Float]()
-        for (i, s) in scores.enumerated() where s >= scoreThreshold {
-            keepIndices.append(i)
-            keepScores.append(s)
-        }
-        let order = decreasingStableArgSort(keepScores)
-        let kept = keepIndices.count
-        let outputSize = min(kept, maxDetections)
-        var selected = [Int]()
-        selected.reserveCapacity(max(outputSize, 0))
-        // The candidates' boxes and areas in score order, contiguous: the pairwise loop below is the
-        // post-processing's hot spot. Same IoU arithmetic as `iou` (areas, then the intersection).
-        var sorted = [Float](repeating: 0, count: 4 * kept)
-        var areas = [Float](repeating: 0, count: kept)
-        for r in 0..<kept {
-            let b = 4 * keepIndices[order[r]]
-            for e in 0..<4 { sorted[4 * r + e] = boxes[b + e] }
-            areas[r] = (boxes[b + 2] - boxes[b]) * (boxes[b + 3] - boxes[b + 1])
-        }
-        var active = [Bool](repeating: true, count: kept)
-        var activeCount = kept
-        sorted.withUnsafeBufferPointer { box in
-            areas.withUnsafeBufferPointer { area in
-                active.withUnsafeMutableBufferPointer { active in
-                    for i in 0..<kept {
-                        if activeCount == 0 || selected.count >= outputSize { break }
-                        guard active[i] else { continue }
-                        selected.append(keepIndices[order[i]])
-                        active[i] = false
-                        activeCount -= 1
-                        let areaI = area[i]
-                        let y1 = box[4 * i], x1 = box[4 * i + 1], y2 = box[4 * i + 2], x2 = box[4 * i + 3]
-                        for j in (i + 1)..<max(kept, i + 1) where active[j] {
-                            let areaJ = area[j]
-                            var overlap: Float = 0
-                            if areaI > 0, areaJ > 0 {
-                                let ymin = max(y1, box[4 * j]), xmin = max(x1, box[4 * j + 1])
-                                let ymax = min(y2, box[4 * j + 2]), xmax = min(x2, box[4 * j + 3])
-                                let inter = max(ymax - ymin, 0) * max(xmax - xmin, 0)
-                                overlap = inter / (areaI + areaJ - inter)
-                            }
-                            if overlap > iouThreshold {
-                                active[j] = false
-                                activeCount -= 1
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        return selected
-    }
-
-    static func decreasingStableArgSort(_ values: [Float]) -> [Int] {
-        // Swift's sort is not documented as stable: break ties by index (scores here are never NaN).
-        Array(values.indices).sorted { values[$0] > values[$1] || (values[$0] == values[$1] && $0 < $1) }
+        GreedyNMS.select(
+            scores: scores, boxes: boxes, scoreThreshold: scoreThreshold, iouThreshold: iouThreshold,
+            maxDetections: maxDetections)
     }
 
     /// The first `k` indices of `values` in decreasing order, as LiteRT's `DecreasingPartialArgSort`:
@@ -252,24 +214,34 @@ enum DetectionPostProcess {
     /// (one class per box), holds each box's first best class, which `decreasingPartialArgSort` would find.
     static func fastNMS(
         scores: UnsafeBufferPointer<Float>, classesWithBackground: Int, boxes: [Float], options o: DetectionOptions,
-        firstMaxima: [Int]? = nil
+        firstMaxima: [Int]? = nil, threads: Int = 1
     ) throws -> Detections {
         let numBoxes = boxes.count / 4
         let labelOffset = classesWithBackground - o.numClasses
         let perAnchor = min(o.maxClassesPerDetection, o.numClasses)
+        let maxima = perAnchor == 1 && firstMaxima?.count == numBoxes ? firstMaxima : nil
         var maxScores = [Float](repeating: 0, count: numBoxes)
         var classIndices = [Int](repeating: 0, count: numBoxes * perAnchor)
-        for row in 0..<numBoxes {
-            let start = row * classesWithBackground + labelOffset
-            if perAnchor == 1, let firstMaxima, firstMaxima.count == numBoxes {
-                classIndices[row] = firstMaxima[row]
-                maxScores[row] = scores[start + firstMaxima[row]]
-                continue
+        // Each box's best classes and score, boxes in ranges over threads (each row stands alone).
+        maxScores.withUnsafeMutableBufferPointer { maxScores in
+            classIndices.withUnsafeMutableBufferPointer { classIndices in
+                guard let best = maxScores.baseAddress, let classes = classIndices.baseAddress else { return }
+                parallelFor(numBoxes, threads: threads, minimumPerThread: DetectionPostProcessKernel.minimumBoxesPerThread) {
+                    range in
+                    for row in range {
+                        let start = row * classesWithBackground + labelOffset
+                        if let maxima {
+                            classes[row] = maxima[row]
+                            best[row] = scores[start + maxima[row]]
+                            continue
+                        }
+                        let rowScores = UnsafeBufferPointer(rebasing: scores[start..<(start + o.numClasses)])
+                        let sorted = decreasingPartialArgSort(rowScores, k: perAnchor)
+                        for c in 0..<perAnchor { classes[row * perAnchor + c] = sorted[c] }
+                        best[row] = rowScores[sorted[0]]
+                    }
+                }
             }
-            let rowScores = UnsafeBufferPointer(rebasing: scores[start..<(start + o.numClasses)])
-            let sorted = decreasingPartialArgSort(rowScores, k: perAnchor)
-            for c in 0..<perAnchor { classIndices[row * perAnchor + c] = sorted[c] }
-            maxScores[row] = rowScores[sorted[0]]
         }
         let selected = nmsSingleClass(
             scores: maxScores, boxes: boxes, scoreThreshold: o.scoreThreshold, iouThreshold: o.iouThreshold,

@@ -6,6 +6,11 @@
 /// [N, 4], float32 or uint8 (int8 is accepted too and dequantized the same way).
 final class DetectionPostProcessKernel: OpKernel {
     let options: DetectionOptions
+    /// The inputs as floats, the decoded boxes and each box's best class, kept from one invoke to the
+    /// next: fresh arrays of these sizes (up to megabytes) came back from the system zeroed on every
+    /// invoke, and the page faults cost as much as the work.
+    private var encodingValues = [Float](), anchorValues = [Float](), scoreValues = [Float]()
+    private var decodedBoxes = [Float](), bestClasses = [Int]()
 
     init(_ node: Node) throws {
         do {
@@ -48,61 +53,92 @@ final class DetectionPostProcessKernel: OpKernel {
         try node.setOutput(3, type: .float32, shape: [1])
     }
 
-    /// Values of a float or 8-bit quantized tensor as floats, `(q - zero_point) * scale` in float.
-    private func dequantized(_ t: RuntimeTensor, role: String, _ node: Node) throws -> [Float] {
+    /// Boxes per thread below which the per-box passes (dequantizing, decoding, finding each box's
+    /// best class) stay on one thread: an SSD head has 2,000 to 65,000 boxes, a pass a few µs per 1,000.
+    static let minimumBoxesPerThread = 2048
+
+    /// Values of a float or 8-bit quantized tensor as floats, `(q - zero_point) * scale` in float,
+    /// into `values`.
+    private static func dequantize(_ t: RuntimeTensor, into values: inout [Float], role: String, _ node: Node) throws {
+        // Values per box of this tensor, so the split is by boxes as in the other passes.
+        let perBox = t.rank > 0 ? max(1, t.dim(t.rank - 1)) : 1
+        let threads = node.threadCount
         switch t.type {
         case .float32:
-            return Array(t.floats)
-        case .uint8: return Self.dequantize(UnsafeBufferPointer(t.buffer(UInt8.self)), zeroPoint: Float(t.zeroPoint), scale: t.scale)
-        case .int8: return Self.dequantize(UnsafeBufferPointer(t.buffer(Int8.self)), zeroPoint: Float(t.zeroPoint), scale: t.scale)
+            let floats = t.floats
+            resize(&values, floats.count)
+            for i in 0..<floats.count { values[i] = floats[i] }
+        case .uint8:
+            dequantize(UnsafeBufferPointer(t.buffer(UInt8.self)), zeroPoint: Float(t.zeroPoint), scale: t.scale, perBox: perBox, threads: threads, into: &values)
+        case .int8:
+            dequantize(UnsafeBufferPointer(t.buffer(Int8.self)), zeroPoint: Float(t.zeroPoint), scale: t.scale, perBox: perBox, threads: threads, into: &values)
         default:
             throw node.error("\(role) has type \(t.type.name); supported: float32, uint8, int8")
         }
     }
 
     /// `(q - zero_point) * scale` in float for every value (a plain loop: `map` with a closure did not
-    /// vectorize and took a quarter of an SSD head's time).
+    /// vectorize and took a quarter of an SSD head's time), in ranges over threads.
     private static func dequantize<T: FixedWidthInteger>(
-        _ q: UnsafeBufferPointer<T>, zeroPoint zp: Float, scale s: Float
-    ) -> [Float] {
-        [Float](unsafeUninitializedCapacity: q.count) { out, initialized in
-            for i in 0..<q.count { out[i] = (Float(q[i]) - zp) * s }
-            initialized = q.count
+        _ q: UnsafeBufferPointer<T>, zeroPoint zp: Float, scale s: Float, perBox: Int, threads: Int,
+        into values: inout [Float]
+    ) {
+        resize(&values, q.count)
+        values.withUnsafeMutableBufferPointer { out in
+            if let base = out.baseAddress, let input = q.baseAddress {
+                parallelFor(q.count, threads: threads, minimumPerThread: minimumBoxesPerThread * perBox) { range in
+                    for i in range { base[i] = (Float(input[i]) - zp) * s }
+                }
+            }
         }
     }
 
+    /// Makes `values` hold `count` elements, reallocating only when the count changes.
+    private static func resize<T: Numeric>(_ values: inout [T], _ count: Int) {
+        if values.count != count { values = [T](repeating: 0, count: count) }
+    }
+
     /// For fast NMS with one class per box: each box's first best class, found on the stored 8-bit
-    /// scores (`nil` for other types or when dequantization does not keep distinct bytes apart, where
-    /// the float scores decide). `(q − zp)·s` with `s > 0` orders the bytes as their values, so the
-    /// first largest byte is the first largest score.
-    private func firstMaxima(_ t: RuntimeTensor, boxes: Int, classesWithBackground: Int) -> [Int]? {
+    /// scores and written to `bestClasses` (false for other types or when dequantization does not keep
+    /// distinct bytes apart, where the float scores decide). `(q − zp)·s` with `s > 0` orders the bytes
+    /// as their values, so the first largest byte is the first largest score.
+    private func findFirstMaxima(_ t: RuntimeTensor, boxes: Int, classesWithBackground: Int, threads: Int) -> Bool {
         switch t.type {
-        case .uint8: return Self.firstMaxima(UnsafeBufferPointer(t.buffer(UInt8.self)), t, boxes: boxes, classes: options.numClasses, classesWithBackground: classesWithBackground)
-        case .int8: return Self.firstMaxima(UnsafeBufferPointer(t.buffer(Int8.self)), t, boxes: boxes, classes: options.numClasses, classesWithBackground: classesWithBackground)
-        default: return nil
+        case .uint8: return Self.firstMaxima(UnsafeBufferPointer(t.buffer(UInt8.self)), t, boxes: boxes, classes: options.numClasses, classesWithBackground: classesWithBackground, threads: threads, into: &bestClasses)
+        case .int8: return Self.firstMaxima(UnsafeBufferPointer(t.buffer(Int8.self)), t, boxes: boxes, classes: options.numClasses, classesWithBackground: classesWithBackground, threads: threads, into: &bestClasses)
+        default: return false
         }
     }
 
     private static func firstMaxima<T: FixedWidthInteger>(
-        _ q: UnsafeBufferPointer<T>, _ t: RuntimeTensor, boxes: Int, classes: Int, classesWithBackground: Int
-    ) -> [Int]? {
+        _ q: UnsafeBufferPointer<T>, _ t: RuntimeTensor, boxes: Int, classes: Int, classesWithBackground: Int,
+        threads: Int, into best: inout [Int]
+    ) -> Bool {
         let zp = Float(t.zeroPoint), s = t.scale
         var previous = -Float.infinity
         for v in Int(T.min)...Int(T.max) {
             let f = (Float(v) - zp) * s
-            guard f > previous else { return nil }
+            guard f > previous else { return false }
             previous = f
         }
         let offset = classesWithBackground - classes
-        guard classes > 0, q.count >= boxes * classesWithBackground else { return nil }
-        return (0..<boxes).map { row in
-            let start = row * classesWithBackground + offset
-            var best = T.min
-            for c in start..<(start + classes) { best = max(best, q[c]) }
-            var first = start
-            while q[first] != best { first += 1 }
-            return first - start
+        guard classes > 0, q.count >= boxes * classesWithBackground else { return false }
+        resize(&best, boxes)
+        best.withUnsafeMutableBufferPointer { out in
+            if let base = out.baseAddress {
+                parallelFor(boxes, threads: threads, minimumPerThread: minimumBoxesPerThread) { range in
+                    for row in range {
+                        let start = row * classesWithBackground + offset
+                        var best = T.min
+                        for c in start..<(start + classes) { best = max(best, q[c]) }
+                        var first = start
+                        while q[first] != best { first += 1 }
+                        base[row] = first - start
+                    }
+                }
+            }
         }
+        return true
     }
 
     func eval(_ node: Node) throws {
@@ -128,28 +164,37 @@ final class DetectionPostProcessKernel: OpKernel {
         guard classesWithBackground - o.numClasses <= 1, classesWithBackground >= o.numClasses else {
             throw node.error("class predictions have \(classesWithBackground) classes for num_classes \(o.numClasses)")
         }
-        let encodings = try dequantized(boxesT, role: "box encodings", node)
-        let anchors = try dequantized(anchorsT, role: "anchors", node)
-        let scores = try dequantized(scoresT, role: "class predictions", node)
-        guard encodings.count == n * stride, anchors.count >= n * 4, scores.count == n * classesWithBackground else {
+        try Self.dequantize(boxesT, into: &encodingValues, role: "box encodings", node)
+        try Self.dequantize(anchorsT, into: &anchorValues, role: "anchors", node)
+        try Self.dequantize(scoresT, into: &scoreValues, role: "class predictions", node)
+        guard encodingValues.count == n * stride, anchorValues.count >= n * 4,
+            scoreValues.count == n * classesWithBackground
+        else {
             throw node.error("input tensors have no data")
         }
-        let decoded = encodings.withUnsafeBufferPointer { e in
-            anchors.withUnsafeBufferPointer { a in
-                DetectionPostProcess.decode(encodings: e, stride: stride, anchors: a, count: n, options: o)
+        Self.resize(&decodedBoxes, n * 4)
+        encodingValues.withUnsafeBufferPointer { e in
+            anchorValues.withUnsafeBufferPointer { a in
+                decodedBoxes.withUnsafeMutableBufferPointer { boxes in
+                    DetectionPostProcess.decode(
+                        encodings: e, stride: stride, anchors: a, count: n, options: o, threads: node.threadCount,
+                        into: boxes)
+                }
             }
         }
+        let oneClass = min(o.maxClassesPerDetection, o.numClasses) == 1 && !o.useRegularNMS
+        let maxima = oneClass
+            && findFirstMaxima(scoresT, boxes: n, classesWithBackground: classesWithBackground, threads: node.threadCount)
         let result: DetectionPostProcess.Detections
         do {
-            try DetectionPostProcess.validate(decoded)
-            result = try scores.withUnsafeBufferPointer { s in
+            try DetectionPostProcess.validate(decodedBoxes)
+            result = try scoreValues.withUnsafeBufferPointer { s in
                 o.useRegularNMS
                     ? try DetectionPostProcess.regularNMS(
-                        scores: s, classesWithBackground: classesWithBackground, boxes: decoded, options: o)
+                        scores: s, classesWithBackground: classesWithBackground, boxes: decodedBoxes, options: o)
                     : try DetectionPostProcess.fastNMS(
-                        scores: s, classesWithBackground: classesWithBackground, boxes: decoded, options: o,
-                        firstMaxima: min(o.maxClassesPerDetection, o.numClasses) == 1
-                            ? firstMaxima(scoresT, boxes: n, classesWithBackground: classesWithBackground) : nil)
+                        scores: s, classesWithBackground: classesWithBackground, boxes: decodedBoxes, options: o,
+                        firstMaxima: maxima ? bestClasses : nil, threads: node.threadCount)
             }
         } catch let f as DetectionPostProcess.Failure {
             throw node.error(f.message)

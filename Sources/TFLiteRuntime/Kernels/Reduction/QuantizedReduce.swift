@@ -6,6 +6,8 @@ struct QuantizedSumReducer<T: QuantizedElement>: Reducer {
     var emptyValue: Int32 { 0 }
     @inline(__always) func callAsFunction(_ accumulator: Int32, _ x: T) -> Int32 { accumulator &+ Int32(x) }
     @inline(__always) func merge(_ a: Int32, _ b: Int32) -> Int32 { a &+ b }
+    /// Wrapping integer addition regroups exactly.
+    static var mergesExactly: Bool { true }
 }
 
 /// REDUCE_MAX on raw quantized values (LiteRT compares the stored integers).
@@ -14,6 +16,8 @@ struct QuantizedMaxReducer<T: QuantizedElement>: Reducer {
     var emptyValue: T { T.min }
     @inline(__always) func callAsFunction(_ accumulator: T, _ x: T) -> T { accumulator > x ? accumulator : x }
     @inline(__always) func merge(_ a: T, _ b: T) -> T { a > b ? a : b }
+    /// The maximum of integers does not depend on grouping.
+    static var mergesExactly: Bool { true }
 }
 
 /// The requantization of quantized MEAN and SUM, with the path LiteRT's optimized kernel takes.

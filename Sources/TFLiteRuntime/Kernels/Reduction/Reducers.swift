@@ -10,6 +10,14 @@ protocol Reducer {
     func callAsFunction(_ accumulator: Accumulator, _ x: Element) -> Accumulator
     /// Combines two partial results (for splitting one fold over threads).
     func merge(_ a: Accumulator, _ b: Accumulator) -> Accumulator
+    /// Whether merging partial results gives exactly the in-order fold (integer sums, maxima): then
+    /// a reduction over leading rows may fold row ranges separately and merge them.
+    static var mergesExactly: Bool { get }
+}
+
+extension Reducer {
+    /// Float sums round differently when regrouped: by default a fold stays in input order.
+    static var mergesExactly: Bool { false }
 }
 
 /// Sum in the element type; integers wrap, as in LiteRT's SUM.
@@ -26,6 +34,8 @@ struct WideSumReducer<T: FixedWidthInteger & SignedInteger>: Reducer {
     var emptyValue: Int64 { 0 }
     @inline(__always) func callAsFunction(_ accumulator: Int64, _ x: T) -> Int64 { accumulator &+ Int64(x) }
     @inline(__always) func merge(_ a: Int64, _ b: Int64) -> Int64 { a &+ b }
+    /// Wrapping integer addition regroups exactly.
+    static var mergesExactly: Bool { true }
 }
 
 /// Maximum as LiteRT computes it: `acc > x ? acc : x` from -infinity (so all -inf gives -inf), but

@@ -40,6 +40,18 @@ extension ReductionLayout {
             return
         }
 
+        if R.mergesExactly, threads > 1, dims.count == 2, reduced[0], !reduced[1] {
+            // [rows, n] folded to [n]: splitting the n outputs leaves every thread walking every row
+            // (a per-row cost that does not shrink: MEAN over H and W with 72 to 960 channels was no
+            // faster on two threads). Row ranges fold into their own partial outputs instead, merged
+            // in order at the end, which integer sums and maxima allow exactly.
+            let n = dims[1], rows = dims[0]
+            let chunks = min(rows, threads * 4, inputCount / (minimumWork / 4))
+            if chunks > 1 {
+                ReductionLayout.foldRowRanges(reducer, x, y, rows: rows, n: n, chunks: chunks, threads: threads)
+                return
+            }
+        }
         dims.withUnsafeBufferPointer { dims in
             reduced.withUnsafeBufferPointer { reduced in
                 inputStrides.withUnsafeBufferPointer { inS in
@@ -75,18 +87,57 @@ extension ReductionLayout {
                         // A kept innermost dimension is split in blocks of whole cache lines: threads
                         // that fold every input row into neighbouring outputs would otherwise write
                         // the same lines over and over (MEAN over H and W of a [1, H, W, C] tensor ran
-                        // 7x slower on two threads than on one).
+                        // 7x slower on two threads than on one). The blocks start at a line boundary
+                        // of the output's actual address, not at a multiple of 64 elements from its
+                        // start (an array's elements start 32 bytes into its allocation, so that split
+                        // left one line written by both threads for every input row).
+                        let n = dims[split]
                         let unit = split == last ? 64 : 1
-                        let units = (dims[split] + unit - 1) / unit
-                        let perUnit = max(1, inputCount / max(dims[split], 1)) * unit
+                        let head = split == last ? ReductionLayout.elementsToLineBoundary(y) : 0
+                        let units = n > head ? max(1, (n - head + unit - 1) / unit) : 1
+                        func start(_ u: Int) -> Int { u == 0 ? 0 : u == units ? n : min(n, head + u * unit) }
+                        let perUnit = max(1, inputCount / max(n, 1)) * unit
                         parallelFor(units, threads: threads, minimumPerThread: max(1, minimumWork / perUnit)) {
                             part in
-                            walkPart(0, part.lowerBound * unit..<min(part.upperBound * unit, dims[split]), 0, 0)
+                            walkPart(0, start(part.lowerBound)..<start(part.upperBound), 0, 0)
                         }
                     }
                 }
             }
         }
+    }
+
+    /// Folds `rows` rows of `n` elements into `y[0..<n]`: `chunks` row ranges, each into its own
+    /// partial outputs (on up to `threads` threads), then merged into `y` in range order.
+    static func foldRowRanges<R: Reducer>(
+        _ reducer: R, _ x: UnsafePointer<R.Element>, _ y: UnsafeMutablePointer<R.Accumulator>, rows: Int, n: Int,
+        chunks: Int, threads: Int
+    ) {
+        withUnsafeTemporaryAllocation(of: R.Accumulator.self, capacity: chunks * n) { partial in
+            guard let p = partial.baseAddress else { return }
+            parallelFor(chunks, threads: threads) { range in
+                for c in range {
+                    let acc = p + c * n
+                    acc.initialize(repeating: reducer.identity, count: n)
+                    for r in (rows * c / chunks)..<(rows * (c + 1) / chunks) {
+                        foldRow(reducer, acc, x + r * n, n)
+                    }
+                }
+            }
+            for c in 0..<chunks {
+                let acc = p + c * n
+                for i in 0..<n { y[i] = reducer.merge(y[i], acc[i]) }
+            }
+        }
+    }
+
+    /// Elements of `T` from `pointer` to the next 64-byte line boundary (0 when `T`'s stride does not
+    /// divide 64, where no split lines up with lines anyway).
+    static func elementsToLineBoundary<T>(_ pointer: UnsafeMutablePointer<T>) -> Int {
+        let stride = MemoryLayout<T>.stride
+        guard stride > 0, 64 % stride == 0 else { return 0 }
+        let bytes = (64 - Int(bitPattern: UInt(bitPattern: pointer)) % 64) % 64
+        return bytes % stride == 0 ? bytes / stride : 0
     }
 
     /// Folds each of `count` contiguous elements into its own output: `y[i] = reducer(y[i], x[i])`.
