@@ -11,8 +11,6 @@ final class SubgraphExecutor {
     private var kernels: [OpKernel] = []
     /// Node indices (into `nodes`) in execution order.
     private(set) var order: [Int] = []
-    /// Nodes whose `prepare` runs at invoke time, because some input or output size is only known then.
-    private var deferred: [Bool] = []
     /// The nodes in execution order with their kernels, rebuilt by every `allocate()`: what the
     /// invoke loop walks.
     private var steps: [Step] = []
@@ -191,7 +189,8 @@ final class SubgraphExecutor {
         try buildNodes()
         isAllocated = false
         let graph = subgraph
-        deferred = [Bool](repeating: false, count: nodes.count)
+        // Nodes whose `prepare` runs at invoke time, because some input or output size is only known then.
+        var deferred = [Bool](repeating: false, count: nodes.count)
         for t in tensors where !t.isConstant && !t.isVariable {
             if case .owned = t.storage, graph.inputs.contains(t.index) { continue }
             t.isDynamic = false

@@ -60,11 +60,11 @@ final class ReadVariableKernel: OpKernel {
         let handle = try node.input(0)
         try node.expect(handle, type: .resource, .int32, role: "variable handle")
         guard node.isRunning else { return node.markOutputsDynamic() }
-        let variable = try variables.assigned(handle, node)
+        let value = try variables.assigned(handle, node)
         let y = try node.output(0)
         // Prepared on every invoke (the shape is the value's): unchanged is the common case.
-        if y.type != variable.type || y.shape != variable.shape {
-            try node.setOutput(0, type: variable.type, shape: variable.shape)
+        if y.type != value.type || y.shape != value.shape {
+            try node.setOutput(0, type: value.type, shape: value.shape)
         }
     }
 
@@ -88,13 +88,12 @@ struct VariableLookup {
         return variable
     }
 
-    /// The variable, which must have been assigned.
-    mutating func assigned(_ handle: RuntimeTensor, _ node: Node) throws -> ResourceVariable {
-        let variable = try variable(handle, node)
-        guard variable.isAssigned else {
+    /// The variable's value, which must have been assigned.
+    mutating func assigned(_ handle: RuntimeTensor, _ node: Node) throws -> TensorValue {
+        guard let value = try variable(handle, node).value else {
             throw node.error("reads variable \(try Variables.id(handle, node)) before anything assigned it")
         }
-        return variable
+        return value
     }
 }
 
