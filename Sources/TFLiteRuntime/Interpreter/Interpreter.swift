@@ -96,7 +96,7 @@ public final class Interpreter {
     /// - Throws: ``InterpreterError/allocateTensorsRequired`` before `allocateTensors()`, or
     ///   ``InterpreterError/tensorFlowLiteError(_:)`` naming the node that failed.
     public func invoke() throws {
-        executor.context?.cancellation.clear()
+        executor.cancellation.clear()
         try Interpreter.mapErrors { try executor.invoke() }
         hasInvoked = true
     }
@@ -107,7 +107,7 @@ public final class Interpreter {
     /// a deadline on a model it did not write (a WHILE loop that never ends). Safe to call from any
     /// thread; a call while no invoke runs has no effect, since every `invoke()` starts afresh.
     public func cancel() {
-        executor.context?.cancellation.raise()
+        executor.cancellation.raise()
     }
 
     /// The input tensor at `index`.

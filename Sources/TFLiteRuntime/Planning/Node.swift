@@ -12,6 +12,14 @@ protocol OpKernel: AnyObject {
     func prepare(_ node: Node) throws
     /// Computes the outputs from the inputs.
     func eval(_ node: Node) throws
+    /// For a node prepared on every invoke (its output shapes depend on input values): true when
+    /// its last run-time prepare still holds, so the executor need not prepare it again. A
+    /// READ_VARIABLE whose variable kept its shape is the case this is for.
+    func isStillPrepared(_ node: Node) -> Bool
+}
+
+extension OpKernel {
+    func isStillPrepared(_ node: Node) -> Bool { false }
 }
 
 /// Creates the kernel for a node; may throw when the node's options are not supported.

@@ -34,6 +34,10 @@ final class SubgraphExecutor {
     private(set) weak var context: ExecutionContext?
     /// The operator resolver, kept so kernels can be made without the context.
     let resolver: OperatorResolver
+    /// The context's worker threads and cancellation flag, held here so that an invoke reads no
+    /// weak reference (neither refers back to the context or the executor).
+    private let pool: ThreadPool?
+    let cancellation: CancellationFlag
     /// True while `invoke` runs: a control-flow operator that re-enters this subgraph is refused.
     private(set) var isInvoking = false
 
@@ -44,6 +48,8 @@ final class SubgraphExecutor {
         self.subgraphIndex = subgraphIndex
         self.threadCount = context.threadCount
         self.planner = planner
+        self.pool = context.pool
+        self.cancellation = context.cancellation
         let model = context.model
         let graph = model.subgraphs[subgraphIndex]
         tensors = graph.tensors.enumerated().map { i, t in
@@ -295,12 +301,12 @@ final class SubgraphExecutor {
         isInvoking = true
         defer { isInvoking = false }
         // Parallel kernels run on this interpreter's pool for the length of the invoke.
-        let previousPool = omk_pool_set_current(context?.pool?.pool)
+        let previousPool = omk_pool_set_current(pool?.pool)
         defer { omk_pool_set_current(previousPool) }
-        let cancellation = context?.cancellation
+        let cancellation = self.cancellation
         if let timing {
             for step in steps {
-                if let cancellation, cancellation.isRaised { throw RuntimeError.cancelled }
+                if cancellation.isRaised { throw RuntimeError.cancelled }
                 let start = DispatchTime.now().uptimeNanoseconds
                 defer { timing(step.index, DispatchTime.now().uptimeNanoseconds - start) }
                 // A node folded at prepare is reported (its outputs hold its values) but not run.
@@ -310,7 +316,7 @@ final class SubgraphExecutor {
         }
         try unretainedSteps.withUnsafeBufferPointer { steps in
             for step in steps {
-                if let cancellation, cancellation.isRaised { throw RuntimeError.cancelled }
+                if cancellation.isRaised { throw RuntimeError.cancelled }
                 try step._withUnsafeGuaranteedRef { try run($0) }
             }
         }
@@ -340,6 +346,7 @@ final class SubgraphExecutor {
             for t in inputs { signature &+= t._withUnsafeGuaranteedRef { $0.layoutVersion } &+ 1 }
         }
         if step.valueDependent == false, let previous = step.preparedSignature, previous == signature { return }
+        if step.valueDependent == true, step.preparedSignature == signature, step.kernel.isStillPrepared(node) { return }
         step.preparedSignature = nil
         if step.valueDependent == nil {
             // Asks the kernel, as `allocate` did for nodes whose inputs were known: prepared without
@@ -353,7 +360,7 @@ final class SubgraphExecutor {
         defer { node.isRunning = false }
         try step.kernel.prepare(node)
         for t in node.outputs { try t.allocateOwned() }
-        if step.valueDependent == false { step.preparedSignature = signature }
+        step.preparedSignature = signature
     }
 
     /// How many nodes were evaluated at prepare, and how many are prepared at run time (tests check

@@ -95,15 +95,24 @@ final class CallOnceKernel: OpKernel {
         guard node.outputs.isEmpty else { throw node.error("has outputs; CALL_ONCE has none") }
     }
 
+    /// Set once the subgraph has run: the kernel belongs to one interpreter, whose record of it
+    /// never clears, so later invokes need not look (a weak reference and a set lookup per invoke).
+    private var done = false
+
     func eval(_ node: Node) throws {
+        if done { return }
         guard let context = node.context else { throw node.error("has no interpreter context") }
-        guard !context.initializedSubgraphs.contains(parameters.initSubgraph) else { return }
+        guard !context.initializedSubgraphs.contains(parameters.initSubgraph) else {
+            done = true
+            return
+        }
         let executor = try node.subgraphExecutor(parameters.initSubgraph, role: "initialization")
         guard executor.subgraph.inputs.isEmpty else {
             throw node.error("initialization subgraph \(parameters.initSubgraph) takes inputs")
         }
         _ = try executor.call(with: [], from: node)
         context.initializedSubgraphs.insert(parameters.initSubgraph)
+        done = true
     }
 }
 

@@ -43,32 +43,76 @@ final class AssignVariableKernel: OpKernel {
     }
 
     func eval(_ node: Node) throws {
-        try variables.variable(try node.input(0), node).assign(from: try node.input(1), node)
+        // The common case, a streaming model's state written back each invoke: the same variable
+        // from the same value tensor, neither of whose layouts changed since the last assignment.
+        if let (variable, from) = unchanged(node) {
+            variable.copyValue(from: from)
+            return
+        }
+        let variable = try variables.variable(try node.input(0), node)
+        let value = try node.input(1)
+        try variable.assign(from: value, node)
+        last = value.type == .string ? nil : (variable.layoutVersion, value.layoutVersion)
+    }
+
+    /// The layout versions of the variable and of the value after the last assignment.
+    private var last: (variable: Int, value: Int)?
+
+    @inline(__always)
+    private func unchanged(_ node: Node) -> (ResourceVariable, UnsafeRawPointer)? {
+        guard let last, let handle = node.inputs[0], let value = node.inputs[1],
+            let variable = variables.cached(handle), variable.layoutVersion == last.variable,
+            value.layoutVersion == last.value, let data = value.data, value.byteCount >= variable.byteCount
+        else { return nil }
+        return (variable, UnsafeRawPointer(data))
     }
 }
 
 /// READ_VARIABLE: outputs the current value of the variable whose handle is input 0; reading a
-/// variable nothing has assigned is an error. The output's shape is the value's, known at invoke.
+/// variable nothing has assigned is an error. The output's shape is the value's, known at invoke:
+/// the node is prepared at run time, but only again when the variable's or the output's layout
+/// changed since (`isStillPrepared`), and then it copies the bytes without re-checking shapes.
 final class ReadVariableKernel: OpKernel {
     private var variables = VariableLookup()
+    /// The handle id, the variable's layout version and the output's, at the last run-time prepare.
+    private var prepared: (id: Int32, variable: Int, output: Int)?
 
     init(_ node: Node) throws {
         try node.expect(inputs: 1, outputs: 1)
     }
 
     func prepare(_ node: Node) throws {
+        prepared = nil
         let handle = try node.input(0)
         try node.expect(handle, type: .resource, .int32, role: "variable handle")
         guard node.isRunning else { return node.markOutputsDynamic() }
-        let value = try variables.assigned(handle, node)
+        let variable = try variables.assigned(handle, node)
         let y = try node.output(0)
-        // Prepared on every invoke (the shape is the value's): unchanged is the common case.
-        if y.type != value.type || y.shape != value.shape {
-            try node.setOutput(0, type: value.type, shape: value.shape)
+        if y.type != variable.type || y.shape != variable.shape {
+            try node.setOutput(0, type: variable.type, shape: variable.shape)
         }
+        prepared = (try Variables.id(handle, node), variable.layoutVersion, y.layoutVersion)
     }
 
+    /// The variable, when nothing has changed since the last run-time prepare.
+    @inline(__always)
+    private func unchanged(_ node: Node) -> ResourceVariable? {
+        guard let prepared, let handle = node.inputs[0], let y = node.outputs.first,
+            let variable = variables.cached(handle), prepared.id == variables.cachedID,
+            variable.layoutVersion == prepared.variable, y.layoutVersion == prepared.output
+        else { return nil }
+        return variable
+    }
+
+    func isStillPrepared(_ node: Node) -> Bool { unchanged(node) != nil }
+
     func eval(_ node: Node) throws {
+        if let variable = unchanged(node), let y = node.outputs.first, variable.type != .string,
+            let destination = y.data, y.byteCount >= variable.byteCount
+        {
+            variable.copyValue(to: destination)
+            return
+        }
         try variables.assigned(try node.input(0), node).write(to: try node.output(0), node, role: "output")
     }
 }
@@ -77,23 +121,34 @@ final class ReadVariableKernel: OpKernel {
 /// same on every invoke, and looking the variable up through the interpreter each time (a weak
 /// reference and a dictionary) cost more than copying its bytes.
 struct VariableLookup {
-    private var last: (id: Int32, variable: ResourceVariable)?
+    private var last: ResourceVariable?
+    private(set) var cachedID: Int32 = -1
 
     mutating func variable(_ handle: RuntimeTensor, _ node: Node) throws -> ResourceVariable {
         let id = try Variables.id(handle, node)
-        if let last, last.id == id { return last.variable }
+        if let last, cachedID == id { return last }
         guard let context = node.context else { throw node.error("has no interpreter context") }
         let variable = context.resources.variable(id)
-        last = (id, variable)
+        (last, cachedID) = (variable, id)
         return variable
     }
 
-    /// The variable's value, which must have been assigned.
-    mutating func assigned(_ handle: RuntimeTensor, _ node: Node) throws -> TensorValue {
-        guard let value = try variable(handle, node).value else {
+    /// The remembered variable when `handle` still holds its id.
+    @inline(__always)
+    func cached(_ handle: RuntimeTensor) -> ResourceVariable? {
+        guard let data = handle.data, handle.byteCount >= 4, data.loadUnaligned(as: Int32.self) == cachedID else {
+            return nil
+        }
+        return last
+    }
+
+    /// The variable, which must have been assigned.
+    mutating func assigned(_ handle: RuntimeTensor, _ node: Node) throws -> ResourceVariable {
+        let variable = try variable(handle, node)
+        guard variable.isAssigned else {
             throw node.error("reads variable \(try Variables.id(handle, node)) before anything assigned it")
         }
-        return value
+        return variable
     }
 }
 

@@ -73,8 +73,24 @@ final class StridedSliceKernel: OpKernel {
     private final class CachedSlice {
         let input: Int, output: Int, offset: Int
         let copy: StridedCopy
-        init(input: Int, output: Int, offset: Int, copy: StridedCopy) {
-            (self.input, self.output, self.offset, self.copy) = (input, output, offset, copy)
+        /// The bytes the input and the output must hold (their shapes' sizes when cached).
+        let inputBytes: Int, outputBytes: Int
+        init(input: RuntimeTensor, output: RuntimeTensor, offset: Int, copy: StridedCopy) {
+            (self.input, self.output, self.offset, self.copy) = (input.layoutVersion, output.layoutVersion, offset, copy)
+            (inputBytes, outputBytes) = (input.requiredBytes, output.requiredBytes)
+        }
+
+        /// Copies when the layouts are those cached and both tensors hold their bytes; false when
+        /// not (the general path then resolves again or reports the error).
+        @inline(__always)
+        func run(_ x: RuntimeTensor, _ y: RuntimeTensor, threads: Int) -> Bool {
+            guard x.layoutVersion == input, y.layoutVersion == output, x.byteCount >= inputBytes,
+                y.byteCount >= outputBytes
+            else { return false }
+            guard copy.count > 0 else { return true }
+            guard let source = x.data, let destination = y.data else { return false }
+            copy.run(from: source + offset, to: destination, threads: threads)
+            return true
         }
     }
 
@@ -116,14 +132,11 @@ final class StridedSliceKernel: OpKernel {
     }
 
     private func run(_ node: Node) throws {
-        let x = try node.input(0), y = try node.output(0)
-        // Kept only for constant indices (a tensor stays constant once bound).
-        if x.type != .string, let c = cached, c.input == x.layoutVersion, c.output == y.layoutVersion {
-            guard c.copy.count > 0 else { return }
-            let source = try MoveSupport.source(x, node, role: "input") + c.offset
-            c.copy.run(from: source, to: try MoveSupport.destination(y, node, role: "output"), threads: node.threadCount)
+        // Kept only for constant indices (a tensor stays constant once bound), never for strings.
+        if let c = cached, let x = node.inputs[0], let y = node.outputs.first, c.run(x, y, threads: node.threadCount) {
             return
         }
+        let x = try node.input(0), y = try node.output(0)
         cached = nil
         let constantIndices = try (1...3).allSatisfy { try node.input($0).isConstant }
         let resolution = try StridedSliceResolution(
@@ -139,8 +152,7 @@ final class StridedSliceKernel: OpKernel {
         }
         let copy = try resolution.copy(elementSize: x.type.byteSize, outputShape: y.shape, node)
         if constantIndices {
-            cached = CachedSlice(
-                input: x.layoutVersion, output: y.layoutVersion, offset: resolution.sourceOffset * x.type.byteSize, copy: copy)
+            cached = CachedSlice(input: x, output: y, offset: resolution.sourceOffset * x.type.byteSize, copy: copy)
         }
         guard copy.count > 0 else { return }
         let source = try MoveSupport.source(x, node, role: "input") + resolution.sourceOffset * x.type.byteSize
