@@ -15,6 +15,10 @@ final class ResourceVariable {
     private var block: UnsafeMutableRawPointer?
     private var capacity = 0
 
+    /// The value's bytes (`byteCount` of them); nil before the first assignment of a non-empty
+    /// value. The variable kernels copy in and out of it directly once layouts are known.
+    var storage: UnsafeMutableRawPointer? { block }
+
     deinit { block?.deallocate() }
 
     /// Stores a copy of `tensor`'s current value.
@@ -36,19 +40,6 @@ final class ResourceVariable {
         }
         byteCount = count
         if count > 0, let source = tensor.data, let block { block.copyMemory(from: source, byteCount: count) }
-    }
-
-    /// Copies the value's bytes to `destination` (which holds at least `byteCount` bytes).
-    @inline(__always)
-    func copyValue(to destination: UnsafeMutableRawPointer) {
-        if byteCount > 0, let block { destination.copyMemory(from: block, byteCount: byteCount) }
-    }
-
-    /// Copies `byteCount` bytes from `source` into the value (an assignment of the same type and
-    /// shape as the last).
-    @inline(__always)
-    func copyValue(from source: UnsafeRawPointer) {
-        if byteCount > 0, let block { block.copyMemory(from: source, byteCount: byteCount) }
     }
 
     /// Writes the value into `tensor`, whose type and shape must already match.

@@ -45,8 +45,8 @@ final class AssignVariableKernel: OpKernel {
     func eval(_ node: Node) throws {
         // The common case, a streaming model's state written back each invoke: the same variable
         // from the same value tensor, neither of whose layouts changed since the last assignment.
-        if let (variable, from) = unchanged(node) {
-            variable.copyValue(from: from)
+        if let (destination, source, count) = unchanged(node) {
+            destination.copyMemory(from: source, byteCount: count)
             return
         }
         let variable = try variables.variable(try node.input(0), node)
@@ -58,13 +58,18 @@ final class AssignVariableKernel: OpKernel {
     /// The layout versions of the variable and of the value after the last assignment.
     private var last: (variable: Int, value: Int)?
 
-    @inline(__always)
-    private func unchanged(_ node: Node) -> (ResourceVariable, UnsafeRawPointer)? {
-        guard let last, let handle = node.inputs[0], let value = node.inputs[1],
-            let variable = variables.cached(handle), variable.layoutVersion == last.variable,
-            value.layoutVersion == last.value, let data = value.data, value.byteCount >= variable.byteCount
+    /// The copy to make (into the variable's block) when nothing changed; its bindings end here,
+    /// so that `eval` holds no reference across the copy.
+    @inline(never)
+    private func unchanged(_ node: Node) -> (UnsafeMutableRawPointer, UnsafeRawPointer, Int)? {
+        guard let last, let handle = node.inputs[0], let value = node.inputs[1], let cached = variables.cached(handle)
         else { return nil }
-        return (variable, UnsafeRawPointer(data))
+        return cached._withUnsafeGuaranteedRef { variable in
+            guard variable.layoutVersion == last.variable, value.layoutVersion == last.value, let data = value.data,
+                value.byteCount >= variable.byteCount, let block = variable.storage
+            else { return nil }
+            return (block, UnsafeRawPointer(data), variable.byteCount)
+        }
     }
 }
 
@@ -94,23 +99,28 @@ final class ReadVariableKernel: OpKernel {
         prepared = (try Variables.id(handle, node), variable.layoutVersion, y.layoutVersion)
     }
 
-    /// The variable, when nothing has changed since the last run-time prepare.
-    @inline(__always)
-    private func unchanged(_ node: Node) -> ResourceVariable? {
-        guard let prepared, let handle = node.inputs[0], let y = node.outputs.first,
-            let variable = variables.cached(handle), prepared.id == variables.cachedID,
-            variable.layoutVersion == prepared.variable, y.layoutVersion == prepared.output
+    /// The copy to make (variable block, output bytes, byte count) when nothing has changed since
+    /// the last run-time prepare; its bindings end here, so that `eval` holds no reference across
+    /// the copy.
+    @inline(never)
+    private func unchanged(_ node: Node) -> (UnsafeRawPointer, UnsafeMutableRawPointer, Int)? {
+        guard let prepared, let handle = node.inputs[0], let y = node.outputs.first, let cached = variables.cached(handle),
+            prepared.id == variables.cachedID
         else { return nil }
-        return variable
+        return cached._withUnsafeGuaranteedRef { variable in
+            guard variable.layoutVersion == prepared.variable, y.layoutVersion == prepared.output,
+                variable.type != .string, let block = variable.storage, let destination = y.data,
+                y.byteCount >= variable.byteCount
+            else { return nil }
+            return (UnsafeRawPointer(block), destination, variable.byteCount)
+        }
     }
 
     func isStillPrepared(_ node: Node) -> Bool { unchanged(node) != nil }
 
     func eval(_ node: Node) throws {
-        if let variable = unchanged(node), let y = node.outputs.first, variable.type != .string,
-            let destination = y.data, y.byteCount >= variable.byteCount
-        {
-            variable.copyValue(to: destination)
+        if let (source, destination, count) = unchanged(node) {
+            destination.copyMemory(from: source, byteCount: count)
             return
         }
         try variables.assigned(try node.input(0), node).write(to: try node.output(0), node, role: "output")
@@ -122,6 +132,8 @@ final class ReadVariableKernel: OpKernel {
 /// reference and a dictionary) cost more than copying its bytes.
 struct VariableLookup {
     private var last: ResourceVariable?
+    /// `last` again, unretained, for the per-invoke checks (`last` keeps it alive).
+    private var unretained: Unmanaged<ResourceVariable>?
     private(set) var cachedID: Int32 = -1
 
     mutating func variable(_ handle: RuntimeTensor, _ node: Node) throws -> ResourceVariable {
@@ -129,17 +141,17 @@ struct VariableLookup {
         if let last, cachedID == id { return last }
         guard let context = node.context else { throw node.error("has no interpreter context") }
         let variable = context.resources.variable(id)
-        (last, cachedID) = (variable, id)
+        (last, unretained, cachedID) = (variable, Unmanaged.passUnretained(variable), id)
         return variable
     }
 
-    /// The remembered variable when `handle` still holds its id.
+    /// The remembered variable, unretained, when `handle` still holds its id.
     @inline(__always)
-    func cached(_ handle: RuntimeTensor) -> ResourceVariable? {
+    func cached(_ handle: RuntimeTensor) -> Unmanaged<ResourceVariable>? {
         guard let data = handle.data, handle.byteCount >= 4, data.loadUnaligned(as: Int32.self) == cachedID else {
             return nil
         }
-        return last
+        return unretained
     }
 
     /// The variable, which must have been assigned.

@@ -285,6 +285,17 @@ final class QuantizedConvolutionKernel: OpKernel {
             && (usesVNNI || (usesDepthwiseRows && depthwiseRows.isReady) || (usesDepthwise8 && depthwise8.isReady))
     }
 
+    /// The input's and output's bytes and the output type, when both hold the bytes of the last
+    /// prepare's shapes. Its bindings end here, so `eval` holds no tensor across the kernel call
+    /// (a retain/release pair per tensor per invoke otherwise).
+    @inline(never)
+    private func preparedAddresses(_ node: Node) -> (UnsafeMutableRawPointer, UnsafeMutableRawPointer, TensorType)? {
+        guard let input = node.inputs[0], let output = node.outputs.first, input.byteCount >= prepared.input,
+            output.byteCount >= prepared.output, let x = input.data, let out = output.data
+        else { return nil }
+        return (x, out, output.type)
+    }
+
     /// The bytes the input and the output hold for the shapes of the last prepare.
     private var prepared = (input: 0, output: 0)
     /// Whether `eval` may run without re-deriving what `prepare` settled (see `prepare`).
@@ -346,15 +357,13 @@ final class QuantizedConvolutionKernel: OpKernel {
 
     func eval(_ node: Node) throws {
         // Every invoke of a prepared node with constant weights: only the buffers are checked.
-        if fastPath, let input = node.inputs[0], let output = node.outputs.first, input.byteCount >= prepared.input,
-            output.byteCount >= prepared.output, let x = input.data, let out = output.data
-        {
+        if fastPath, let (x, out, type) = preparedAddresses(node) {
             let bytes = UnsafePointer(x.assumingMemoryBound(to: UInt8.self))
             if usesVNNI {
                 if kind == .conv { runConvGemm8(node, input: bytes, out: out) } else { runFullyConnectedGemm8(node, input: bytes, out: out) }
             } else if usesDepthwiseRows {
                 depthwiseRows.run(
-                    input: bytes, output: out, type: output.type, zeroPoint: outputZeroPoint, lo: activationMin,
+                    input: bytes, output: out, type: type, zeroPoint: outputZeroPoint, lo: activationMin,
                     hi: activationMax, threads: node.threadCount)
             } else {
                 depthwise8.run(input: bytes, output: out.assumingMemoryBound(to: UInt8.self), threads: node.threadCount)

@@ -121,13 +121,10 @@ final class ConcatenationKernel: OpKernel {
     private var partition = AxisPartition(outer: 0, inner: 0, extents: [], elementSize: 1)
     /// The inputs' addresses, refilled on each run without allocating.
     private var parts: [UnsafeRawPointer] = []
-    /// For a small output (one thread) without tables or activation: each input's bytes per outer
-    /// block, then each input's total bytes, so that a run copies without building arrays or
-    /// re-deriving sizes from shapes (a streaming model concatenates six times per invoke).
-    private var smallPlan: UnsafeMutableBufferPointer<Int>?
-    private var smallOuter = 0
+    /// The layout of a small output (one thread) without tables or activation.
+    private var small: SmallAxisPlan?
 
-    deinit { smallPlan?.deallocate() }
+    deinit { small?.deallocate() }
 
     init(_ node: Node) throws {
         try node.expect(inputs: 1, Int.max, outputs: 1)
@@ -182,17 +179,10 @@ final class ConcatenationKernel: OpKernel {
             shape: outputShape, axis: axis, extents: inputs.map { $0.rank == 0 ? 1 : $0.shape[axis] },
             elementSize: first.type.byteSize)
         parts.reserveCapacity(inputs.count)
-        smallPlan?.deallocate()
-        smallPlan = nil
-        let outputBytes = outputShape.reduce(1, *) * first.type.byteSize
-        if activation == .none, !hasTable.contains(true), first.type != .string, outputBytes <= 1 << 16 {
-            let plan = UnsafeMutableBufferPointer<Int>.allocate(capacity: 2 * inputs.count)
-            let rows = MoveSupport.product(outputShape, 0..<axis)
-            for (i, t) in inputs.enumerated() {
-                plan[i] = rows == 0 ? 0 : t.requiredBytes / rows
-                plan[inputs.count + i] = t.requiredBytes
-            }
-            (smallPlan, smallOuter) = (plan, rows)
+        small?.deallocate()
+        small = nil
+        if activation == .none, !hasTable.contains(true), first.type != .string {
+            small = SmallAxisPlan(outer: MoveSupport.product(outputShape, 0..<axis), partBytes: inputs.map(\.requiredBytes))
         }
         if MoveSupport.allInputsConstant(node) { try folded.fold(node) { try run(node) } }
     }
@@ -203,7 +193,7 @@ final class ConcatenationKernel: OpKernel {
     }
 
     private func run(_ node: Node) throws {
-        if let plan = smallPlan, runSmall(node, plan) { return }
+        if let small, small.join(node) { return }
         let y = try node.output(0)
         parts.removeAll(keepingCapacity: true)
         for i in 0..<node.inputCount { parts.append(try MoveSupport.source(node.input(i), node, role: "input \(i)")) }
@@ -217,31 +207,6 @@ final class ConcatenationKernel: OpKernel {
             partition.join(parts, into: out, threads: node.threadCount)
         }
         if activation != .none { activation.apply(to: y.floats) }
-    }
-
-    /// Copies with the small plan; false (nothing written) when a tensor lacks the bytes it
-    /// should have, which the general path then reports.
-    @inline(__always)
-    private func runSmall(_ node: Node, _ plan: UnsafeMutableBufferPointer<Int>) -> Bool {
-        let count = plan.count / 2
-        guard node.inputs.count == count, let y = node.outputs.first, let out = y.data else { return false }
-        var total = 0
-        for i in 0..<count {
-            guard let t = node.inputs[i], t.byteCount >= plan[count + i], t.data != nil || plan[count + i] == 0 else {
-                return false
-            }
-            total += plan[count + i]
-        }
-        guard y.byteCount >= total else { return false }
-        var at = out
-        for o in 0..<smallOuter {
-            for i in 0..<count {
-                let run = plan[i]
-                if run > 0, let source = node.inputs[i]?.data { at.copyMemory(from: source + o * run, byteCount: run) }
-                at += run
-            }
-        }
-        return true
     }
 
     /// The output byte of each input byte, for a uint8 input quantized unlike the output `y` (nil
@@ -317,6 +282,10 @@ final class SplitKernel: OpKernel {
     private let axisOption: Int
     private var partition = AxisPartition(outer: 0, inner: 0, extents: [], elementSize: 1)
     private let folded = FoldedOutputs()
+    /// The layout of a small input (one thread's work).
+    private var small: SmallAxisPlan?
+
+    deinit { small?.deallocate() }
 
     init(_ node: Node, _ variant: Variant) throws {
         self.variant = variant
@@ -348,6 +317,13 @@ final class SplitKernel: OpKernel {
             try node.setOutput(i, type: x.type, shape: shape)
         }
         partition = AxisPartition(shape: x.shape, axis: axis, extents: sizes, elementSize: x.type.byteSize)
+        small?.deallocate()
+        small = nil
+        if x.type != .string {
+            let outer = MoveSupport.product(x.shape, 0..<axis)
+            let inner = MoveSupport.product(x.shape, (axis + 1)..<x.rank) * x.type.byteSize
+            small = SmallAxisPlan(outer: outer, partBytes: sizes.map { $0 * inner * outer })
+        }
         if MoveSupport.allInputsConstant(node) { try folded.fold(node) { try run(node) } }
     }
 
@@ -406,6 +382,7 @@ final class SplitKernel: OpKernel {
     }
 
     private func run(_ node: Node) throws {
+        if let small, small.split(node, valueIndex: valueIndex) { return }
         let source = try MoveSupport.source(node.input(valueIndex), node, role: "value")
         let outs = try node.outputs.enumerated().map { try MoveSupport.destination($1, node, role: "output \($0)") }
         partition.split(source, into: outs, threads: node.threadCount)

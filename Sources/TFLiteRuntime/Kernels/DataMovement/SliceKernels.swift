@@ -70,6 +70,15 @@ final class StridedSliceKernel: OpKernel {
     /// (A class, so that using it copies no arrays.)
     private var cached: CachedSlice?
 
+    /// The cached copy, unretained (the cache holds it), and its addresses; nil when the cache
+    /// does not apply. Its bindings end here, so the caller holds no reference across the copy.
+    @inline(never)
+    private func cachedCopy(_ node: Node) -> (Unmanaged<StridedCopy>, UnsafeRawPointer, UnsafeMutableRawPointer)? {
+        guard let c = cached, let x = node.inputs[0], let y = node.outputs.first, let (source, destination) = c.addresses(x, y)
+        else { return nil }
+        return (Unmanaged.passUnretained(c.copy), source, destination)
+    }
+
     private final class CachedSlice {
         let input: Int, output: Int, offset: Int
         let copy: StridedCopy
@@ -80,17 +89,17 @@ final class StridedSliceKernel: OpKernel {
             (inputBytes, outputBytes) = (input.requiredBytes, output.requiredBytes)
         }
 
-        /// Copies when the layouts are those cached and both tensors hold their bytes; false when
-        /// not (the general path then resolves again or reports the error).
+        /// The copy's source and destination when the layouts are those cached and both tensors
+        /// hold their bytes; nil when not (the general path then resolves again or reports the
+        /// error). An empty copy needs no addresses and gets placeholders.
         @inline(__always)
-        func run(_ x: RuntimeTensor, _ y: RuntimeTensor, threads: Int) -> Bool {
+        func addresses(_ x: RuntimeTensor, _ y: RuntimeTensor) -> (UnsafeRawPointer, UnsafeMutableRawPointer)? {
             guard x.layoutVersion == input, y.layoutVersion == output, x.byteCount >= inputBytes,
                 y.byteCount >= outputBytes
-            else { return false }
-            guard copy.count > 0 else { return true }
-            guard let source = x.data, let destination = y.data else { return false }
-            copy.run(from: source + offset, to: destination, threads: threads)
-            return true
+            else { return nil }
+            guard copy.count > 0 else { return (UnsafeRawPointer(bitPattern: 64)!, UnsafeMutableRawPointer(bitPattern: 64)!) }
+            guard let source = x.data, let destination = y.data else { return nil }
+            return (UnsafeRawPointer(source + offset), destination)
         }
     }
 
@@ -133,7 +142,11 @@ final class StridedSliceKernel: OpKernel {
 
     private func run(_ node: Node) throws {
         // Kept only for constant indices (a tensor stays constant once bound), never for strings.
-        if let c = cached, let x = node.inputs[0], let y = node.outputs.first, c.run(x, y, threads: node.threadCount) {
+        // The addresses are taken first and the copy then runs unretained: holding the tensors
+        // and the cache across the call cost three retain/release pairs per slice.
+        if let (copy, source, destination) = cachedCopy(node) {
+            let threads = node.threadCount
+            copy._withUnsafeGuaranteedRef { $0.run(from: source, to: destination, threads: threads) }
             return
         }
         let x = try node.input(0), y = try node.output(0)

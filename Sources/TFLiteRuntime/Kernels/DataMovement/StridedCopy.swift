@@ -8,9 +8,11 @@
 /// A class, immutable once made: kernels keep a plan for their shapes, and using a kept plan must
 /// not copy its three arrays (that was most of a small slice's cost).
 final class StridedCopy {
-    private(set) var extents: [Int] = []
-    private(set) var sourceStrides: [Int] = []
-    private(set) var destinationStrides: [Int] = []
+    // `let`, so that reading them costs no dynamic exclusivity check (a `var` of a class is
+    // checked on every access).
+    let extents: [Int]
+    let sourceStrides: [Int]
+    let destinationStrides: [Int]
     let elementSize: Int
     /// Number of elements copied.
     let count: Int
@@ -19,29 +21,34 @@ final class StridedCopy {
         precondition(rawExtents.count == rawSource.count && rawExtents.count == rawDestination.count)
         self.elementSize = elementSize
         count = rawExtents.reduce(1, *)
-        guard count > 0 else { return }
-        for i in rawExtents.indices where rawExtents[i] != 1 {
-            if let last = extents.indices.last,
-                sourceStrides[last] == rawSource[i] * rawExtents[i],
-                destinationStrides[last] == rawDestination[i] * rawExtents[i]
-            {
-                // The previous (outer) dimension steps exactly over this one in both layouts.
-                extents[last] *= rawExtents[i]
-                sourceStrides[last] = rawSource[i]
-                destinationStrides[last] = rawDestination[i]
-            } else {
-                extents.append(rawExtents[i])
-                sourceStrides.append(rawSource[i])
-                destinationStrides.append(rawDestination[i])
+        var extents = [Int](), sourceStrides = [Int](), destinationStrides = [Int]()
+        if count > 0 {
+            for i in rawExtents.indices where rawExtents[i] != 1 {
+                if let last = extents.indices.last,
+                    sourceStrides[last] == rawSource[i] * rawExtents[i],
+                    destinationStrides[last] == rawDestination[i] * rawExtents[i]
+                {
+                    // The previous (outer) dimension steps exactly over this one in both layouts.
+                    extents[last] *= rawExtents[i]
+                    sourceStrides[last] = rawSource[i]
+                    destinationStrides[last] = rawDestination[i]
+                } else {
+                    extents.append(rawExtents[i])
+                    sourceStrides.append(rawSource[i])
+                    destinationStrides.append(rawDestination[i])
+                }
             }
+            StridedCopy.moveLongUnitStrideDimensionInward(&extents, &sourceStrides, &destinationStrides)
         }
-        moveLongUnitStrideDimensionInward()
+        (self.extents, self.sourceStrides, self.destinationStrides) = (extents, sourceStrides, destinationStrides)
     }
 
     /// When the innermost run is short and strided (a transpose ending in a small dimension), loop
     /// innermost over a long dimension that is contiguous on one side instead; order does not matter
     /// because every element is written exactly once.
-    private func moveLongUnitStrideDimensionInward() {
+    private static func moveLongUnitStrideDimensionInward(
+        _ extents: inout [Int], _ sourceStrides: inout [Int], _ destinationStrides: inout [Int]
+    ) {
         guard let inner = extents.indices.last, extents[inner] < 16 else { return }
         if sourceStrides[inner] == 1 && destinationStrides[inner] == 1 { return }
         var best = inner
