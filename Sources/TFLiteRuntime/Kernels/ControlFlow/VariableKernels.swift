@@ -64,12 +64,12 @@ final class AssignVariableKernel: OpKernel {
     private func unchanged(_ node: Node) -> (UnsafeMutableRawPointer, UnsafeRawPointer, Int)? {
         guard let last, let handle = node.inputs[0], let value = node.inputs[1], let cached = variables.cached(handle)
         else { return nil }
-        return cached._withUnsafeGuaranteedRef { variable in
-            guard variable.layoutVersion == last.variable, value.layoutVersion == last.value, let data = value.data,
-                value.byteCount >= variable.byteCount, let block = variable.storage
-            else { return nil }
-            return (block, UnsafeRawPointer(data), variable.byteCount)
-        }
+        // Read through a closure that captures nothing (capturing the tensors retained them).
+        let (version, block, count) = cached._withUnsafeGuaranteedRef { ($0.layoutVersion, $0.storage, $0.byteCount) }
+        guard version == last.variable, value.layoutVersion == last.value, let data = value.data, value.byteCount >= count,
+            let block
+        else { return nil }
+        return (block, UnsafeRawPointer(data), count)
     }
 }
 
@@ -107,13 +107,14 @@ final class ReadVariableKernel: OpKernel {
         guard let prepared, let handle = node.inputs[0], let y = node.outputs.first, let cached = variables.cached(handle),
             prepared.id == variables.cachedID
         else { return nil }
-        return cached._withUnsafeGuaranteedRef { variable in
-            guard variable.layoutVersion == prepared.variable, y.layoutVersion == prepared.output,
-                variable.type != .string, let block = variable.storage, let destination = y.data,
-                y.byteCount >= variable.byteCount
-            else { return nil }
-            return (UnsafeRawPointer(block), destination, variable.byteCount)
+        // Read through a closure that captures nothing (capturing the tensors retained them).
+        let (version, type, block, count) = cached._withUnsafeGuaranteedRef {
+            ($0.layoutVersion, $0.type, $0.storage, $0.byteCount)
         }
+        guard version == prepared.variable, y.layoutVersion == prepared.output, type != .string, let block,
+            let destination = y.data, y.byteCount >= count
+        else { return nil }
+        return (UnsafeRawPointer(block), destination, count)
     }
 
     func isStillPrepared(_ node: Node) -> Bool { unchanged(node) != nil }

@@ -9,9 +9,13 @@ final class ByteCopyKernel: OpKernel {
     private let folded = FoldedOutputs()
     private let outputShape: ShapeRule
 
+    /// The bytes copied, for the shapes of the last prepare (0 when not known then, or strings).
+    private var preparedBytes = 0
+
     init(_ rule: @escaping ShapeRule) { outputShape = rule }
 
     func prepare(_ node: Node) throws {
+        preparedBytes = 0
         try folded.reset(node)
         let x = try node.input(0)
         if x.type != .string { try MoveSupport.expectMovable(x, node, role: "input") }
@@ -23,11 +27,26 @@ final class ByteCopyKernel: OpKernel {
             throw node.error("cannot reshape \(x.shape) (\(x.elementCount) elements) to \(shape)")
         }
         try node.setOutput(0, type: x.type, shape: shape)
+        if x.type != .string { preparedBytes = x.requiredBytes }
         if x.type != .string, MoveSupport.allInputsConstant(node) { try folded.fold(node) { try copy(node) } }
+    }
+
+    /// The copy's addresses when both tensors hold the prepared bytes (resolved apart, so that no
+    /// tensor is retained across the copy).
+    @inline(never)
+    private func preparedAddresses(_ node: Node) -> (UnsafeRawPointer, UnsafeMutableRawPointer)? {
+        guard preparedBytes > 0, let x = node.inputs[0], let y = node.outputs.first, x.byteCount >= preparedBytes,
+            y.byteCount >= preparedBytes, let source = x.data, let destination = y.data
+        else { return nil }
+        return (UnsafeRawPointer(source), destination)
     }
 
     func eval(_ node: Node) throws {
         if folded.isActive { return }
+        if let (source, destination) = preparedAddresses(node) {
+            if UnsafeRawPointer(destination) != source { destination.copyMemory(from: source, byteCount: preparedBytes) }
+            return
+        }
         try copy(node)
     }
 
