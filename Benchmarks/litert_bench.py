@@ -48,8 +48,8 @@ def main() -> None:
     times.sort()
     print(json.dumps({
         "model": args.model, "threads": args.threads, "runs": args.runs, "load_ms": round(load_ms, 3),
-        "median_ms": round(float(np.percentile(times, 50)), 3), "p90_ms": round(float(np.percentile(times, 90)), 3),
-        "min_ms": round(times[0], 3), "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 3),
+        "median_ms": round(float(np.percentile(times, 50)), 4), "p90_ms": round(float(np.percentile(times, 90)), 4),
+        "min_ms": round(times[0], 4), "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 3),
         "delegate": "reference" if args.reference else "xnnpack",
     }))
 

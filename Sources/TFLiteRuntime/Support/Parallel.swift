@@ -47,8 +47,9 @@ struct ParallelSplit {
     /// ignoring `minimumPerThread`, in up to N ranges per thread down to one unit each, so the
     /// fixtures show that results do not depend on where ranges start or end.
     static let stressTasks: Int? = {
-        guard let text = ProcessInfo.processInfo.environment["OPENMLKIT_PARALLEL_TASKS"], let value = Int(text),
-            value > 0
+        // getenv, not ProcessInfo: building Foundation's environment dictionary cost every process
+        // a few tens of microseconds on its first model load.
+        guard let raw = getenv("OPENMLKIT_PARALLEL_TASKS"), let value = Int(String(cString: raw)), value > 0
         else { return nil }
         return value
     }()

@@ -51,4 +51,36 @@ import Testing
             }
         }
     }
+
+    /// With a constant operand, only the rows (input 1) or columns (input 0) of the bytes it holds
+    /// are filled, and those hold exactly the full table's entries; the others are left at zero.
+    @Test func constantOperandFillsOnlyItsBytes() {
+        let p = Self.parameters()[2]
+        var rows = [Bool](repeating: false, count: 256), columns = [Bool](repeating: false, count: 256)
+        for b in [0, 7, 128, 255] { rows[b] = true }
+        for a in [1, 64, 200] { columns[a] = true }
+        let full = QuantizedByteTable(addSub: p, subtract: false, Int8.self).results
+        let partial = QuantizedByteTable(
+            addSub: p, subtract: false, Int8.self, rows: .init(present: rows), columns: .init(present: columns)
+        ).results
+        let functor = QuantizedByteTable(
+            QuantizedAddFunctor<Int8>(p: p, subtract: false), rows: .init(present: rows), columns: .all
+        ).results
+        var filled = 0, wrong = 0
+        for b in 0..<256 {
+            for a in 0..<256 {
+                let i = b << 8 | a
+                if rows[b] && columns[a] {
+                    if partial[i] != full[i] { wrong += 1 }
+                    filled += 1
+                } else if partial[i] != 0 {
+                    wrong += 1
+                }
+                if functor[i] != (rows[b] ? full[i] : 0) { wrong += 1 }
+            }
+        }
+        #expect(filled == 12)
+        #expect(wrong == 0)
+        #expect(full.filter { $0 != 0 }.count > 1000, "the parameters give a table worth comparing")
+    }
 }

@@ -72,9 +72,10 @@ final class BinaryElementwiseKernel: OpKernel {
         }
         byteTable = nil
         if runs == nil, plan.outputCount >= QuantizedByteTable.minimumOutputCount {
+            let (rows, columns) = (QuantizedByteTable.Values(b), QuantizedByteTable.Values(a))
             switch a.type {
-            case .uint8: byteTable = quantizedTable(UInt8.self)
-            case .int8: byteTable = quantizedTable(Int8.self)
+            case .uint8: byteTable = quantizedTable(UInt8.self, rows: rows, columns: columns)
+            case .int8: byteTable = quantizedTable(Int8.self, rows: rows, columns: columns)
             default: break
             }
         }
@@ -82,11 +83,15 @@ final class BinaryElementwiseKernel: OpKernel {
     }
 
     /// The byte table of this node's scalar formula, for the operators that have one.
-    private func quantizedTable<T: QuantizedElement>(_: T.Type) -> QuantizedByteTable? {
+    private func quantizedTable<T: QuantizedElement>(
+        _: T.Type, rows: QuantizedByteTable.Values, columns: QuantizedByteTable.Values
+    ) -> QuantizedByteTable? {
         switch op {
-        case .add, .subtract: return QuantizedByteTable(addSub: quantized, subtract: op == .subtract, T.self)
-        case .multiply: return QuantizedByteTable(QuantizedMultiplyFunctor<T>(p: quantized))
-        case .squaredDifference: return QuantizedByteTable(QuantizedSquaredDifferenceFunctor<T>(p: quantized))
+        case .add, .subtract:
+            return QuantizedByteTable(addSub: quantized, subtract: op == .subtract, T.self, rows: rows, columns: columns)
+        case .multiply: return QuantizedByteTable(QuantizedMultiplyFunctor<T>(p: quantized), rows: rows, columns: columns)
+        case .squaredDifference:
+            return QuantizedByteTable(QuantizedSquaredDifferenceFunctor<T>(p: quantized), rows: rows, columns: columns)
         default: return nil
         }
     }

@@ -14,14 +14,40 @@ struct QuantizedByteTable {
     /// Outputs smaller than this keep the functor: filling the table costs 65,536 evaluations.
     static let minimumOutputCount = 4096
 
-    /// The table of `f` over every pair of `T` values (`T` is `UInt8` or `Int8`).
-    init<F: BinaryFunctor>(_ f: F) where F.Element: QuantizedElement {
+    /// The bytes an operand can hold: all 256, or, for a constant operand, only those it holds
+    /// (the table's other rows or columns are never read, so they are not filled: a broadcast
+    /// against a constant vector of a few values costs a few hundred evaluations, not 65,536,
+    /// when the model is loaded).
+    struct Values {
+        let present: [Bool]
+
+        static let all = Values(present: [Bool](repeating: true, count: 256))
+
+        /// The bytes `tensor` holds when it is a constant with its bytes; all otherwise.
+        init(_ tensor: RuntimeTensor) {
+            let count = tensor.requiredBytes
+            guard tensor.isConstant, tensor.type.byteSize == 1, let data = tensor.data, tensor.byteCount >= count else {
+                self = .all
+                return
+            }
+            var present = [Bool](repeating: false, count: 256)
+            let bytes = data.assumingMemoryBound(to: UInt8.self)
+            for i in 0..<count { present[Int(bytes[i])] = true }
+            self.present = present
+        }
+
+        init(present: [Bool]) { self.present = present }
+    }
+
+    /// The table of `f` over every pair of `T` values (`T` is `UInt8` or `Int8`) that the operands
+    /// can hold (`rows`: input 1's bytes, `columns`: input 0's).
+    init<F: BinaryFunctor>(_ f: F, rows: Values = .all, columns: Values = .all) where F.Element: QuantizedElement {
         precondition(F.Element.bitWidth == 8, "byte tables are for 8-bit operands")
         var results = [UInt8](repeating: 0, count: 1 << 16)
         results.withUnsafeMutableBufferPointer { table in
-            for b in 0..<256 {
+            for b in 0..<256 where rows.present[b] {
                 let y = F.Element(truncatingIfNeeded: b)
-                for a in 0..<256 {
+                for a in 0..<256 where columns.present[a] {
                     table[b << 8 | a] = UInt8(truncatingIfNeeded: f(F.Element(truncatingIfNeeded: a), y))
                 }
             }
@@ -32,7 +58,9 @@ struct QuantizedByteTable {
     /// ADD or SUB's table, `QuantizedBinaryParams.add` split where it can be: each input's rescaled
     /// value is computed once per byte (256 each), leaving one fixed-point multiplication per entry,
     /// a third of the functor's work when the node is prepared (the same integers, step by step).
-    init<T: QuantizedElement>(addSub p: QuantizedBinaryParams, subtract: Bool, _: T.Type) {
+    init<T: QuantizedElement>(
+        addSub p: QuantizedBinaryParams, subtract: Bool, _: T.Type, rows: Values = .all, columns: Values = .all
+    ) {
         precondition(T.bitWidth == 8, "byte tables are for 8-bit operands")
         func rescaled(_ offset: Int32, _ m: FixedPoint.Multiplier) -> [Int32] {
             (0..<256).map { FixedPoint.multiply((Int32(T(truncatingIfNeeded: $0)) + offset) &<< p.leftShift, by: m) }
@@ -40,9 +68,9 @@ struct QuantizedByteTable {
         let s1 = rescaled(p.input1Offset, p.input1), s2 = rescaled(p.input2Offset, p.input2)
         var results = [UInt8](repeating: 0, count: 1 << 16)
         results.withUnsafeMutableBufferPointer { table in
-            for b in 0..<256 {
+            for b in 0..<256 where rows.present[b] {
                 let y = s2[b]
-                for a in 0..<256 {
+                for a in 0..<256 where columns.present[a] {
                     let raw = FixedPoint.multiply(subtract ? s1[a] &- y : s1[a] &+ y, by: p.output) &+ p.outputOffset
                     table[b << 8 | a] = UInt8(truncatingIfNeeded: min(p.activationMax, max(p.activationMin, raw)))
                 }
