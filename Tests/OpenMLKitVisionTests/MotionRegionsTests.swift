@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VisionEvaluation
 
 @testable import OpenMLKitVision
 
@@ -82,5 +83,43 @@ struct MotionRegionsTests {
         let builtIn = DetectionPipeline.Source.localizer(SaliencyLocalizer())
         #expect(DetectionPipeline.motionCue(for: builtIn, mode: .stream) != nil)
         #expect(DetectionPipeline.motionCue(for: builtIn, mode: .singleImage) == nil)
+    }
+
+    @Test("Stream mode reports a faint moving object rather than a salient still one; single-image mode is the localizer's")
+    func detectorStreamMode() throws {
+        let block = (CGRect(x: 110, y: 70, width: 40, height: 40), (UInt8(230), UInt8(40), UInt8(40)))
+        let faint: (UInt8, UInt8, UInt8) = (115, 130, 105)
+        func frame(_ f: Int) throws -> (VisionImage, CGRect) {
+            let square = CGRect(x: 10 + 4 * f, y: 20, width: 24, height: 20)
+            let pixels = LocalizationTests.scene(
+                width: Self.width, height: Self.height, background: (90, 120, 100), objects: [block, (square, faint)],
+                noise: 6)
+            return (try LocalizationTests.image(pixels, width: Self.width, height: Self.height), square)
+        }
+        let options = ObjectDetectorOptions()
+        options.detectorMode = .stream
+        options.shouldEnableMultipleObjects = true
+        let stream = try ObjectDetector(options: options)
+        var found = 0
+        for f in 0..<10 {
+            let (image, square) = try frame(f)
+            let objects = try stream.results(in: image)
+            // After the tracker's confirmation (4 sightings in 6 frames) the moving square is reported.
+            if f >= 5 {
+                #expect(objects.contains { LocalizationBenchmark.iou($0.frame, square) >= 0.5 }, "frame \(f): \(objects)")
+                found += 1
+            }
+            // The first frame has no background yet (salient regions only: the block), and the
+            // tracker's warm-up shows every track in the first 3 frames; after that the block is not reported.
+            if f >= 3 {
+                #expect(!objects.contains { LocalizationBenchmark.iou($0.frame, block.0) >= 0.5 }, "frame \(f): \(objects)")
+            }
+        }
+        #expect(found == 5)
+        let single = ObjectDetectorOptions()
+        single.shouldEnableMultipleObjects = true
+        let (image, _) = try frame(9)
+        let expected = try SaliencyLocalizer().regions(in: image, maxCount: 5).map(\.frame)
+        #expect(try ObjectDetector(options: single).results(in: image).map(\.frame) == expected)
     }
 }
