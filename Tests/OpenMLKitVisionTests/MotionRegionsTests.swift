@@ -60,7 +60,9 @@ struct MotionRegionsTests {
         #expect(motion.boxes(in: brighter).isEmpty)
         // The restarted background holds the brighter picture: a new object on it is found.
         let added = motion.boxes(
-            in: try Self.frame([(Self.square, Self.colour), (CGRect(x: 110, y: 70, width: 30, height: 30), (40, 40, 200))], brightness: 40))
+            in: try Self.frame(
+                [(Self.square, Self.colour), (CGRect(x: 110, y: 70, width: 30, height: 30), (40, 40, 200))],
+                brightness: 40))
         #expect(added.contains { $0.overlap(CellBox(minX: 110, minY: 70, maxX: 140, maxY: 100)) >= 0.8 }, "\(added)")
     }
 
@@ -85,7 +87,9 @@ struct MotionRegionsTests {
         #expect(DetectionPipeline.motionCue(for: builtIn, mode: .singleImage) == nil)
     }
 
-    @Test("Stream mode reports a faint moving object rather than a salient still one; single-image mode is the localizer's")
+    @Test(
+        "Stream mode reports a faint moving object rather than a salient still one; single-image mode is the localizer's"
+    )
     func detectorStreamMode() throws {
         let block = (CGRect(x: 110, y: 70, width: 40, height: 40), (UInt8(230), UInt8(40), UInt8(40)))
         let faint: (UInt8, UInt8, UInt8) = (115, 130, 105)
@@ -106,13 +110,15 @@ struct MotionRegionsTests {
             let objects = try stream.results(in: image)
             // After the tracker's confirmation (4 sightings in 6 frames) the moving square is reported.
             if f >= 5 {
-                #expect(objects.contains { LocalizationBenchmark.iou($0.frame, square) >= 0.5 }, "frame \(f): \(objects)")
+                #expect(
+                    objects.contains { LocalizationBenchmark.iou($0.frame, square) >= 0.5 }, "frame \(f): \(objects)")
                 found += 1
             }
             // The first frame has no background yet (salient regions only: the block), and the
             // tracker's warm-up shows every track in the first 3 frames; after that the block is not reported.
             if f >= 3 {
-                #expect(!objects.contains { LocalizationBenchmark.iou($0.frame, block.0) >= 0.5 }, "frame \(f): \(objects)")
+                #expect(
+                    !objects.contains { LocalizationBenchmark.iou($0.frame, block.0) >= 0.5 }, "frame \(f): \(objects)")
             }
         }
         #expect(found == 5)

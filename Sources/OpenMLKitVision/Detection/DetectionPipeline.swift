@@ -151,7 +151,8 @@ final class DetectionPipeline {
             } else {
                 regions = try localizer.regions(in: image, maxCount: maxObjects)
             }
-            found = regions
+            found =
+                regions
                 .filter { $0.score >= (regionThreshold ?? -.infinity) }
                 .map { ($0.frame.intersection(bounds), $0.score, []) }
                 .filter { !$0.frame.isNull && $0.frame.width > 0 && $0.frame.height > 0 }

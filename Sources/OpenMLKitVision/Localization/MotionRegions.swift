@@ -131,8 +131,7 @@ final class MotionRegions {
         mask = GridFilters.erode(GridFilters.dilate(mask, width: width, height: height), width: width, height: height)
         let minimumCells = max(1, Int((configuration.minimumAreaFraction * Float(count)).rounded(.up)))
         var boxes = [CellBox]()
-        for component in GridFilters.connectedComponents(mask, width: width, height: height)
-        {
+        for component in GridFilters.connectedComponents(mask, width: width, height: height) {
             let changed = component.lazy.filter { change[$0] > changeThreshold }.count
             guard Float(changed) >= configuration.minimumChangedFraction * Float(component.count) else {
                 for i in component { rates[i] = 1 }
@@ -193,7 +192,8 @@ final class MotionRegions {
     /// Per cell, the weight of the new frame in the background: slower where `foreground`.
     private func updateRates(foreground: [Bool]) -> [Float] {
         let rate = configuration.adaptationRate.isFinite ? min(max(configuration.adaptationRate, 0), 1) : 0.2
-        let factor = configuration.foregroundAdaptation.isFinite ? min(max(configuration.foregroundAdaptation, 0), 1) : 0
+        let factor =
+            configuration.foregroundAdaptation.isFinite ? min(max(configuration.foregroundAdaptation, 0), 1) : 0
         return foreground.map { $0 ? rate * factor : rate }
     }
 

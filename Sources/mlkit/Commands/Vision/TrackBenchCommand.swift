@@ -131,7 +131,8 @@ struct TrackBenchCommand: ParsableCommand {
                     let report = try video.run(
                         detector: { try objectDetector.results(in: $0) }, reset: { try objectDetector.reset() },
                         onFrame: writer.map { w in
-                            { file, image, objects in try w.write(file, image, truth: video.boxes[file] ?? [], objects) }
+                            { file, image, objects in try w.write(file, image, truth: video.boxes[file] ?? [], objects)
+                            }
                         })
                     print(
                         name.padding(toLength: 34, withPad: " ", startingAt: 0)
@@ -257,7 +258,8 @@ struct TrackBenchCommand: ParsableCommand {
             var picture = try AnnotatedImage(image)
             for box in truth { picture.drawRect(box, color: (255, 255, 255), thickness: 1) }
             picture.draw(objects)
-            let file = folder.appendingPathComponent(URL(fileURLWithPath: name).deletingPathExtension().lastPathComponent + ".png")
+            let file = folder.appendingPathComponent(
+                URL(fileURLWithPath: name).deletingPathExtension().lastPathComponent + ".png")
             do {
                 try picture.pngData().write(to: file)
             } catch let error as VisionError {
