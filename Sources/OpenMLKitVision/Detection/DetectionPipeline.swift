@@ -29,6 +29,9 @@ final class DetectionPipeline {
     /// How many of the built-in localizer's candidates the classifier scores to rank several
     /// objects in single-image mode (``CustomObjectDetectorOptions/rankingCandidateCount``; 0: none).
     let rankingCandidateCount: Int
+    /// The motion cue of the built-in localizer in stream mode (nil otherwise): regions moving
+    /// against the background of the frames seen so far (``MotionRegions``).
+    let motion: MotionRegions?
 
     /// How many raw labels a track's smoothing keeps per frame: enough that a class just below the
     /// cut can still rise into the reported ones.
@@ -58,6 +61,7 @@ final class DetectionPipeline {
         labelThreshold = 0
         tracker = options.detectorMode == .stream ? ObjectTracker() : nil
         rankingCandidateCount = 0
+        motion = Self.motionCue(for: source, mode: options.detectorMode)
     }
 
     /// A pipeline that localizes class-agnostic objects and classifies them with a custom model.
@@ -97,6 +101,16 @@ final class DetectionPipeline {
         tracking.minimumLabelConfidence = 0
         tracker = options.detectorMode == .stream ? ObjectTracker(configuration: tracking) : nil
         rankingCandidateCount = options.rankingCandidateCount
+        motion = Self.motionCue(for: source, mode: options.detectorMode)
+    }
+
+    /// A motion cue for the built-in localizer in stream mode; nil for a detection model or a
+    /// single image (which has no motion, so single-image results do not depend on it).
+    static func motionCue(for source: Source, mode: DetectorMode) -> MotionRegions? {
+        guard mode == .stream, case .localizer(let localizer) = source, localizer is SaliencyLocalizer else {
+            return nil
+        }
+        return MotionRegions()
     }
 
     /// The built-in localizer's configuration for `mode`. Stream mode, where the tracker reports
@@ -129,13 +143,16 @@ final class DetectionPipeline {
             }
         case .localizer(let localizer):
             let regions: [LocalizedRegion]
-            if let ranked = try classifierRankedRegions(in: image, localizer: localizer) {
+            if let motion, let saliency = localizer as? SaliencyLocalizer {
+                regions = try Self.streamRegions(in: image, saliency: saliency, motion: motion, maxCount: maxObjects)
+            } else if let ranked = try classifierRankedRegions(in: image, localizer: localizer) {
                 regions = ranked.regions
                 classified = ranked.classified
             } else {
                 regions = try localizer.regions(in: image, maxCount: maxObjects)
             }
-            found = regions
+            found =
+                regions
                 .filter { $0.score >= (regionThreshold ?? -.infinity) }
                 .map { ($0.frame.intersection(bounds), $0.score, []) }
                 .filter { !$0.frame.isNull && $0.frame.width > 0 && $0.frame.height > 0 }
@@ -209,9 +226,24 @@ final class DetectionPipeline {
         return (candidates.regions(confidences: confidences), classified)
     }
 
+    /// The built-in localizer's regions of one stream frame: the regions moving against the
+    /// background of the frames before it, or the salient regions when nothing moves (or the camera
+    /// moved too much for the motion cue).
+    private static func streamRegions(
+        in image: VisionImage, saliency: SaliencyLocalizer, motion: MotionRegions, maxCount: Int
+    ) throws -> [LocalizedRegion] {
+        let analysis = try saliency.saliency(of: image)
+        let moving = motion.boxes(in: analysis.working)
+        // Measured against showing both (moving first, then the salient regions overlapping none):
+        // the salient regions next to moving objects were mostly background (docs/LOCALIZER.md).
+        guard moving.isEmpty else { return moving.prefix(max(maxCount, 0)).map(analysis.region(of:)) }
+        return analysis.regions(maxCount: maxCount)
+    }
+
     /// Starts a new stream: forgets tracks (IDs are not reused) and zeroes a model's state.
     func reset() throws {
         tracker?.reset()
+        motion?.reset()
         switch source {
         case .labelledModel(let model): try model.resetState()
         case .localizer(let localizer): try (localizer as? DetectionModel)?.resetState()

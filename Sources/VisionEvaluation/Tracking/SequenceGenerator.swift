@@ -23,14 +23,22 @@ public final class SequenceGenerator {
     public let height: Int
     /// Frames per sequence.
     public let frameCount: Int
+    /// Standard deviation of the sensor noise added to every pixel of every frame, in 8-bit levels
+    /// (0: none). Without it a still background is identical from frame to frame, which real video
+    /// never is; a motion cue must be checked with it.
+    public let noise: Double
 
     private var photos: [String: VisionImage] = [:]
 
     /// A generator of `width` × `height` sequences of `frameCount` frames from the photos in `imagesFolder`.
     ///
-    /// Sizes are clamped to 64...1920 × 48...1080 and the frame count to 2...10 000.
-    public init(imagesFolder: String, width: Int = 320, height: Int = 240, frameCount: Int = 60) {
+    /// Sizes are clamped to 64...1920 × 48...1080, the frame count to 2...10 000 and `noise` to 0...64
+    /// (NaN: 0).
+    public init(
+        imagesFolder: String, width: Int = 320, height: Int = 240, frameCount: Int = 60, noise: Double = 0
+    ) {
         self.imagesFolder = imagesFolder
+        self.noise = noise.isNaN ? 0 : min(max(noise, 0), 64)
         self.width = min(max(width, 64), 1920)
         self.height = min(max(height, 48), 1080)
         self.frameCount = min(max(frameCount, 2), 10_000)
@@ -209,6 +217,14 @@ public final class SequenceGenerator {
                 add(
                     id: scene.fixed.count + k + 1, full: full,
                     visibility: Double(visible[k]) / Double(max(sprite.area, 1)))
+            }
+            if noise > 0 {
+                // Fresh noise in every frame, seeded by the frame, so sequences stay deterministic.
+                var random = SeededGenerator(seed: 0x5E45_0000 &+ UInt64(f))
+                for i in canvas.pixels.indices {
+                    let value = Double(canvas.pixels[i]) + noise * random.gaussian()
+                    canvas.pixels[i] = UInt8(min(max(value.rounded(), 0), 255))
+                }
             }
             frames.append(SyntheticFrame(index: f, image: try canvas.visionImage(), objects: objects))
         }

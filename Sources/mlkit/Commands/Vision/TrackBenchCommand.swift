@@ -37,11 +37,17 @@ struct TrackBenchCommand: ParsableCommand {
     @Option(help: "Frames per sequence.")
     var frames = 60
 
+    @Option(help: "Sensor noise added to every generated frame (standard deviation in 8-bit levels; 0: none).")
+    var noise = 0.0
+
     @Flag(
         help: "Print JSON: {detector, scenarios: [{scenario, metrics, millisecondsPerFrame, sequences}], total, ...}.")
     var json = false
 
-    @Option(help: "Write every frame, with ground truth (thin white) and tracked boxes with their IDs, as PNG here.")
+    @Option(
+        help:
+            "Write every frame, with ground truth (thin white) and tracked boxes with their IDs, as PNG here (annotated video frames in annotated-<detector>/)."
+    )
     var outputDir: String?
 
     @Option(
@@ -79,7 +85,7 @@ struct TrackBenchCommand: ParsableCommand {
                 throw CLIError("images folder '\(images)' does not exist (--images)")
             }
             let benchmark = TrackingBenchmark(
-                generator: SequenceGenerator(imagesFolder: images, frameCount: frames),
+                generator: SequenceGenerator(imagesFolder: images, frameCount: frames, noise: noise),
                 scenarios: chosen.isEmpty ? TrackingScenario.allCases : chosen, sequencesPerScenario: sequences)
             guard !detector.isEmpty else { throw CLIError("--detector needs a value") }
             var outputs = [Output]()
@@ -118,8 +124,16 @@ struct TrackBenchCommand: ParsableCommand {
                         + "ms/frame".leftPadded(10))
                 for name in detector where name != "oracle" {
                     let objectDetector = try Self.streamDetector(name)
+                    // With --output-dir: every frame with its annotated boxes (white) and the reported ones.
+                    let writer = try outputDir.map {
+                        try FrameWriter(folder: $0 + "/annotated-" + URL(fileURLWithPath: name).lastPathComponent)
+                    }
                     let report = try video.run(
-                        detector: { try objectDetector.results(in: $0) }, reset: { try objectDetector.reset() })
+                        detector: { try objectDetector.results(in: $0) }, reset: { try objectDetector.reset() },
+                        onFrame: writer.map { w in
+                            { file, image, objects in try w.write(file, image, truth: video.boxes[file] ?? [], objects)
+                            }
+                        })
                     print(
                         name.padding(toLength: 34, withPad: " ", startingAt: 0)
                             + String(
@@ -207,7 +221,8 @@ struct TrackBenchCommand: ParsableCommand {
         let report: TrackingBenchmark.Report
     }
 
-    /// Writes annotated frames as `<folder>/<scenario>-<variant>/frame-NNN.png`.
+    /// Writes annotated frames as `<folder>/<scenario>-<variant>/frame-NNN.png`, or video frames
+    /// as `<folder>/<file>.png`.
     struct FrameWriter {
         let folder: URL
 
@@ -231,6 +246,21 @@ struct TrackBenchCommand: ParsableCommand {
             let file = subfolder.appendingPathComponent(String(format: "frame-%03d.png", frame.index))
             do {
                 try FileManager.default.createDirectory(at: subfolder, withIntermediateDirectories: true)
+                try picture.pngData().write(to: file)
+            } catch let error as VisionError {
+                throw error
+            } catch {
+                throw CLIError("cannot write '\(file.path)': \(error.localizedDescription)")
+            }
+        }
+
+        func write(_ name: String, _ image: VisionImage, truth: [CGRect], _ objects: [DetectedObject]) throws {
+            var picture = try AnnotatedImage(image)
+            for box in truth { picture.drawRect(box, color: (255, 255, 255), thickness: 1) }
+            picture.draw(objects)
+            let file = folder.appendingPathComponent(
+                URL(fileURLWithPath: name).deletingPathExtension().lastPathComponent + ".png")
+            do {
                 try picture.pngData().write(to: file)
             } catch let error as VisionError {
                 throw error

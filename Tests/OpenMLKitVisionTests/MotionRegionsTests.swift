@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+import VisionEvaluation
+
+@testable import OpenMLKitVision
+
+/// ``MotionRegions``: the stream-mode motion cue of the built-in localizer.
+@Suite("Motion regions")
+struct MotionRegionsTests {
+    static let width = 160
+    static let height = 120
+
+    /// A textured background (a ripple of ±6 levels) with `objects` painted over it.
+    static func frame(_ objects: [(CGRect, (UInt8, UInt8, UInt8))] = [], brightness: Int = 0) throws -> LabImage {
+        var pixels = LocalizationTests.scene(
+            width: width, height: height, background: (90, 120, 100), objects: objects, noise: 6)
+        if brightness != 0 {
+            pixels = pixels.map { UInt8(clamping: Int($0) + brightness) }
+        }
+        let image = try LocalizationTests.image(pixels, width: width, height: height)
+        var working = try LabImage(image, workingSize: 160)
+        working.smooth(radius: 1)
+        return working
+    }
+
+    static let square = CGRect(x: 60, y: 40, width: 30, height: 24)
+    static let colour: (UInt8, UInt8, UInt8) = (150, 110, 80)
+
+    @Test("The first frame only starts the background; a still scene gives no regions")
+    func stillScene() throws {
+        let motion = MotionRegions()
+        let still = try Self.frame([(Self.square, Self.colour)])
+        #expect(motion.boxes(in: still).isEmpty)
+        for _ in 0..<3 { #expect(motion.boxes(in: still).isEmpty) }
+    }
+
+    @Test("An object that appears over the background is boxed, and followed as it moves")
+    func appearingObject() throws {
+        let motion = MotionRegions()
+        _ = motion.boxes(in: try Self.frame())
+        _ = motion.boxes(in: try Self.frame())
+        let boxes = motion.boxes(in: try Self.frame([(Self.square, Self.colour)]))
+        #expect(boxes.count == 1)
+        let expected = CellBox(minX: 60, minY: 40, maxX: 90, maxY: 64)
+        #expect((boxes.first?.overlap(expected) ?? 0) >= 0.8, "\(boxes)")
+        #expect(boxes.allSatisfy { (0...1).contains($0.score) && $0.score > 0 })
+        // Moved right by 40 pixels: the box follows (no trail where it was: it never became background).
+        let moved = motion.boxes(in: try Self.frame([(Self.square.offsetBy(dx: 40, dy: 0), Self.colour)]))
+        let there = CellBox(minX: 100, minY: 40, maxX: 130, maxY: 64)
+        #expect(moved.contains { $0.overlap(there) >= 0.8 }, "\(moved)")
+        #expect(!moved.contains { $0.overlap(expected) >= 0.5 }, "\(moved)")
+    }
+
+    @Test("A change of the whole picture (camera motion, a cut) gives no regions and restarts the background")
+    func cameraMotion() throws {
+        let motion = MotionRegions()
+        _ = motion.boxes(in: try Self.frame([(Self.square, Self.colour)]))
+        let brighter = try Self.frame([(Self.square, Self.colour)], brightness: 40)
+        #expect(motion.boxes(in: brighter).isEmpty)
+        #expect(motion.boxes(in: brighter).isEmpty)
+        // The restarted background holds the brighter picture: a new object on it is found.
+        let added = motion.boxes(
+            in: try Self.frame(
+                [(Self.square, Self.colour), (CGRect(x: 110, y: 70, width: 30, height: 30), (40, 40, 200))],
+                brightness: 40))
+        #expect(added.contains { $0.overlap(CellBox(minX: 110, minY: 70, maxX: 140, maxY: 100)) >= 0.8 }, "\(added)")
+    }
+
+    @Test("reset() and a frame of another size forget the background")
+    func resetAndResize() throws {
+        let motion = MotionRegions()
+        _ = motion.boxes(in: try Self.frame())
+        motion.reset()
+        #expect(motion.boxes(in: try Self.frame([(Self.square, Self.colour)])).isEmpty)
+        let small = try LabImage(
+            try LocalizationTests.image(LocalizationTests.scene(width: 80, height: 60), width: 80, height: 60),
+            workingSize: 160)
+        #expect(motion.boxes(in: small).isEmpty)
+        // Back at the first size: the background restarts again, so the square is not new.
+        #expect(motion.boxes(in: try Self.frame([(Self.square, Self.colour)])).isEmpty)
+    }
+
+    @Test("Only the built-in localizer in stream mode has a motion cue")
+    func onlyInStreamMode() {
+        let builtIn = DetectionPipeline.Source.localizer(SaliencyLocalizer())
+        #expect(DetectionPipeline.motionCue(for: builtIn, mode: .stream) != nil)
+        #expect(DetectionPipeline.motionCue(for: builtIn, mode: .singleImage) == nil)
+    }
+
+    @Test(
+        "Stream mode reports a faint moving object rather than a salient still one; single-image mode is the localizer's"
+    )
+    func detectorStreamMode() throws {
+        let block = (CGRect(x: 110, y: 70, width: 40, height: 40), (UInt8(230), UInt8(40), UInt8(40)))
+        let faint: (UInt8, UInt8, UInt8) = (115, 130, 105)
+        func frame(_ f: Int) throws -> (VisionImage, CGRect) {
+            let square = CGRect(x: 10 + 4 * f, y: 20, width: 24, height: 20)
+            let pixels = LocalizationTests.scene(
+                width: Self.width, height: Self.height, background: (90, 120, 100), objects: [block, (square, faint)],
+                noise: 6)
+            return (try LocalizationTests.image(pixels, width: Self.width, height: Self.height), square)
+        }
+        let options = ObjectDetectorOptions()
+        options.detectorMode = .stream
+        options.shouldEnableMultipleObjects = true
+        let stream = try ObjectDetector(options: options)
+        var found = 0
+        for f in 0..<10 {
+            let (image, square) = try frame(f)
+            let objects = try stream.results(in: image)
+            // After the tracker's confirmation (4 sightings in 6 frames) the moving square is reported.
+            if f >= 5 {
+                #expect(
+                    objects.contains { LocalizationBenchmark.iou($0.frame, square) >= 0.5 }, "frame \(f): \(objects)")
+                found += 1
+            }
+            // The first frame has no background yet (salient regions only: the block), and the
+            // tracker's warm-up shows every track in the first 3 frames; after that the block is not reported.
+            if f >= 3 {
+                #expect(
+                    !objects.contains { LocalizationBenchmark.iou($0.frame, block.0) >= 0.5 }, "frame \(f): \(objects)")
+            }
+        }
+        #expect(found == 5)
+        let single = ObjectDetectorOptions()
+        single.shouldEnableMultipleObjects = true
+        let (image, _) = try frame(9)
+        let expected = try SaliencyLocalizer().regions(in: image, maxCount: 5).map(\.frame)
+        #expect(try ObjectDetector(options: single).results(in: image).map(\.frame) == expected)
+    }
+}
