@@ -116,6 +116,8 @@ static void fill(omk_kernel_table *t, int x86, int arm) {
     if (x86 >= 3) {
         t->q8_gemm = omk_q8_gemm_vnni;
         t->q8_conv = omk_q8_conv_vnni;
+        t->hybrid_gemm = omk_hybrid_gemm_vnni;
+        t->hybrid_conv = omk_hybrid_conv_vnni;
     }
 #endif
 #if defined(__aarch64__)

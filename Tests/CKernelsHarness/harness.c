@@ -81,6 +81,7 @@ static void run_table(const char *name, const omk_kernel_table *t) {
     test_q8_dwconv_small(name, t);
     test_q8_maxpool(name, t);
     test_q8_quantize(name, t);
+    test_hybrid(name, t);
 }
 
 /// The process table (OPENMLKIT_KERNELS applied) through the ISA-neutral entry points.

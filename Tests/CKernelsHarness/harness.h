@@ -40,5 +40,6 @@ void test_q8_dwconv(const char *name, const omk_kernel_table *t);
 void test_q8_dwconv_small(const char *name, const omk_kernel_table *t);
 void test_q8_maxpool(const char *name, const omk_kernel_table *t);
 void test_q8_quantize(const char *name, const omk_kernel_table *t);
+void test_hybrid(const char *name, const omk_kernel_table *t);
 
 #endif

@@ -206,6 +206,45 @@ void omk_q16_tap_pointers(const omk_q16_window *g, size_t first, size_t count, s
 void omk_hybrid_finish(const int32_t *acc, size_t count, const float *weight_scale, float batch_scale,
                        const float *bias, float lower, float upper, float *out);
 
+/// A dynamic-range (hybrid) GEMM on the 8-bit VNNI dot product, for `omk_hybrid_gemm_vnni` and
+/// `omk_hybrid_conv_vnni`. The activations are int8 values q, stored as the bytes q + 128; `weights`
+/// is an int8 filter packed by omk_q8_pack_weights (group width 64, flip 0, signed, zero point 0)
+/// and `column_sums` its sums Σw. Row r belongs to batch `r / rows_per_batch`, quantized with
+/// offset `batch_zero[b]` and scale `batch_scale[b]`. Each accumulator is
+/// `Σ_k (q − zero) · w = Σ_k (q + 128) · w − (128 + zero) · Σ w` in wrapping int32 (the int16 GEMM's
+/// integers exactly), finished as omk_hybrid_finish: `clamp(acc · (weight_scale[c] · batch_scale) +
+/// bias[c], lower, upper)`. With `acc` set, the int32 accumulators are stored at `acc + r * ldo + c`
+/// instead (the float output is not written).
+typedef struct {
+    const uint8_t *weights;
+    const int32_t *column_sums;
+    size_t depth, columns;
+    const float *batch_scale;
+    const int32_t *batch_zero;
+    size_t rows_per_batch;
+    const float *weight_scale, *bias;
+    float lower, upper;
+    int32_t *acc;
+} omk_hybrid_gemm_params;
+
+/// Rows `row_begin..<row_end` of `depth` bytes at `a + r * lda` (no byte past them is read) times
+/// column groups `group_begin..<group_end`, results at `out + r * ldo + c` (AVX-512 VNNI; the
+/// table's `hybrid_gemm`, NULL on CPUs without it).
+void omk_hybrid_gemm_vnni(const omk_hybrid_gemm_params *p, const uint8_t *a, size_t lda, size_t row_begin,
+                          size_t row_end, size_t group_begin, size_t group_end, float *out, size_t ldo);
+/// CONV_2D output pixels `row_begin..<row_end` (batch-major) through im2col rows in `scratch`
+/// (`omk_q8_gemm_scratch_bytes(depth, row_end - row_begin)` bytes): `g->input` holds the bytes q + 128,
+/// a padding tap reads its image's `batch_zero + 128` (`g->zero` and `g->flip` are ignored; images
+/// are `rows_per_batch` = output height × width pixels). Results at `out + pixel * ldo + c` (AVX-512
+/// VNNI; the table's `hybrid_conv`).
+void omk_hybrid_conv_vnni(const omk_hybrid_gemm_params *p, const omk_q8_im2col_params *g, size_t row_begin,
+                          size_t row_end, size_t group_begin, size_t group_end, float *out, size_t ldo,
+                          uint8_t *scratch);
+/// omk_f32_quantize_i16_avx2's quantization, stored as the bytes `q + 128` that the hybrid VNNI GEMM
+/// reads (`out[i] = q + 128`, not `q − offset`; NaN gives q = 0). AVX2; omk_cpu_level() >= 1.
+void omk_f32_quantize_u8_hybrid_avx2(const float *x, size_t count, float scale_inv, int32_t offset, int32_t qmin,
+                                     int32_t qmax, uint8_t *out);
+
 /// Bytes to allocate for omk_q8_dwconv_pack's buffer with `kernel` 3 (AVX-512 VNNI), 2 (aarch64
 /// NEON) or 1 (AVX2);
 /// 0 when that kernel does not take this shape (filter taller than 8 rows, or a filter row wider
@@ -565,6 +604,13 @@ typedef struct {
                             size_t end_row, uint8_t *scratch);
     void (*q8_quantize_f32)(const float *x, size_t count, float reciprocal, int32_t zero_point, int32_t lo, int32_t hi,
                             uint8_t *out);
+    /// Dynamic-range GEMM and CONV_2D on the 8-bit dot product (NULL without AVX-512 VNNI: the
+    /// hybrid kernels then keep their int16 GEMM).
+    void (*hybrid_gemm)(const omk_hybrid_gemm_params *p, const uint8_t *a, size_t lda, size_t row_begin,
+                        size_t row_end, size_t group_begin, size_t group_end, float *out, size_t ldo);
+    void (*hybrid_conv)(const omk_hybrid_gemm_params *p, const omk_q8_im2col_params *g, size_t row_begin,
+                        size_t row_end, size_t group_begin, size_t group_end, float *out, size_t ldo,
+                        uint8_t *scratch);
 } omk_kernel_table;
 
 /// This CPU's table (filled on the first call, thread-safe; never NULL).

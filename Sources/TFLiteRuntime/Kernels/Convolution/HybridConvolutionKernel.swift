@@ -21,9 +21,12 @@ import CKernels
 /// With AVX2, CONV_2D (one group) and FULLY_CONNECTED over at least 8 rows run on the int16 GEMM
 /// microkernel with weights packed once in `prepare` (`runConvGemm`, `runFullyConnectedGemm`): the
 /// int32 sums are the same wrapping sums of exact products, and the float step after them is the
-/// same expression, so the results do not change.
+/// same expression, so the results do not change. Where the CPU has the 8-bit VNNI dot product
+/// (the kernel table's `hybrid_conv` / `hybrid_gemm`), CONV_2D (one group) and FULLY_CONNECTED with
+/// a clamping activation run on it instead (`runConvVNNI`, `runFullyConnectedVNNI`): the same int32
+/// sums again, four byte products per lane instead of two int16 ones.
 final class HybridConvolutionKernel: OpKernel {
-    private let kind: QuantizedConvolutionKernel.Kind
+    let kind: QuantizedConvolutionKernel.Kind
     private var window = ConvolutionOptions()
     let activation: FusedActivation
     private var keepNumDims = false
@@ -35,14 +38,14 @@ final class HybridConvolutionKernel: OpKernel {
     private var depthMultiplier = 1
     private(set) var batches = 0
     /// Elements quantized together (one FC row, or one image).
-    private var batchSize = 0
+    private(set) var batchSize = 0
     private(set) var depth = 0
     private var perChannel = false
 
     private let weights = ScratchBuffer<Int16>(0)
     private var weightScales: [Float] = []
     private(set) var bias: [Float] = []
-    private let quantized = ScratchBuffer<Int8>(0)
+    let quantized = ScratchBuffer<Int8>(0)
     let input16 = ScratchBuffer<Int16>(0)
     private let batchScales = ScratchBuffer<Float>(0)
     /// Each batch's (row's or image's) quantization scale, written by `eval`.
@@ -51,6 +54,15 @@ final class HybridConvolutionKernel: OpKernel {
     let packed = QuantizedPackedWeights()
     private var packedReady = false
     private(set) var usesGemm = false
+    /// The weights packed for the 8-bit VNNI GEMM, when it runs (see `usesVNNI`).
+    let packed8 = QuantizedPackedWeights8()
+    /// Whether CONV_2D / FULLY_CONNECTED run on the VNNI GEMM (chosen in `prepare`).
+    private(set) var usesVNNI = false
+    /// The quantized input as the bytes `q + 128` and each batch's offset, for the VNNI GEMM.
+    let inputBytes = ScratchBuffer<UInt8>(0)
+    let batchZeros = ScratchBuffer<Int32>(0)
+    /// im2col rows of the VNNI CONV_2D, one block per thread.
+    let vnniScratch = ScratchBuffer<UInt8>(0)
     /// Int16 zeros a padding tap points at.
     let zeroRow = ScratchBuffer<Int16>(0)
     /// Each output channel's weight scale (the one scale repeated for per-tensor weights).
@@ -64,6 +76,7 @@ final class HybridConvolutionKernel: OpKernel {
         keepNumDims = window.keepNumDims
         asymmetricInputs = window.asymmetricInputs
         packed.place(in: node.weightArena)
+        packed8.place(in: node.weightArena)
     }
 
     func prepare(_ node: Node) throws {
@@ -145,10 +158,21 @@ final class HybridConvolutionKernel: OpKernel {
         channelScales = (0..<channels).map { weightScales[weightScales.count == 1 ? 0 : $0] }
         // FULLY_CONNECTED over fewer rows than a GEMM tile stays on the dot products (a tile of 8
         // rows would compute the missing rows too).
-        usesGemm = CPUFeatures.int16Gemm && groups == 1
+        usesVNNI = groups == 1 && activation.isClamp
+            && (kind == .conv ? CPUFeatures.kernels.hybrid_conv != nil
+                : kind == .fullyConnected && CPUFeatures.kernels.hybrid_gemm != nil)
+        usesGemm = !usesVNNI && CPUFeatures.int16Gemm && groups == 1
             && (kind == .conv || (kind == .fullyConnected && batches >= QuantizedIndirectGemm.mr))
         packedReady = false
-        if usesGemm {
+        if usesVNNI {
+            if filter.isConstant {
+                try QuantizedOperand.checkBytes(filter, node: node, role: "filter")
+                packBytes(filter)
+                packedReady = true
+            }
+            inputBytes.reserve(max(1, input.elementCount), filling: 0)
+            batchZeros.reserve(max(1, batches), filling: 0)
+        } else if usesGemm {
             zeroRow.reserve(max(2, (geometry?.inputChannels ?? depth) + 2), filling: 0)
             if filter.isConstant {
                 try QuantizedOperand.checkBytes(filter, node: node, role: "filter")
@@ -164,7 +188,7 @@ final class HybridConvolutionKernel: OpKernel {
             }
         }
         quantized.reserve(max(1, input.elementCount), filling: 0)
-        input16.reserve(max(1, input.elementCount), filling: 0)
+        if !usesVNNI { input16.reserve(max(1, input.elementCount), filling: 0) }
         batchScales.reserve(max(1, batches), filling: 0)
     }
 
@@ -203,6 +227,17 @@ final class HybridConvolutionKernel: OpKernel {
             bias = Array(try FloatOperand.read(b, node: node, role: "bias").prefix(channels))
         }
         let filter = try node.input(1)
+        let symmetric = kind == .fullyConnected ? !asymmetricInputs : (kind == .conv && !perChannel)
+        if usesVNNI {
+            if !packedReady {
+                try QuantizedOperand.checkBytes(filter, node: node, role: "filter")
+                packBytes(filter)
+            }
+            guard output.elementCount > 0 else { return }
+            quantizeBytes(x, symmetric: symmetric)
+            kind == .conv ? runConvVNNI(node, y) : runFullyConnectedVNNI(node, y)
+            return
+        }
         if usesGemm {
             if !packedReady {
                 try QuantizedOperand.checkBytes(filter, node: node, role: "filter")
@@ -213,7 +248,6 @@ final class HybridConvolutionKernel: OpKernel {
             HybridConvolutionKernel.widenWeights(filter, into: weights.pointer)
         }
         guard output.elementCount > 0 else { return }
-        let symmetric = kind == .fullyConnected ? !asymmetricInputs : (kind == .conv && !perChannel)
         let q = quantized.pointer, x16 = input16.pointer, scales = batchScales.pointer
         for b in 0..<batches {
             let base = b * batchSize
