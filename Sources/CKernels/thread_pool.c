@@ -72,6 +72,9 @@
 /// caller waits only for indices that were claimed, never for a worker that has not shown up.
 struct omk_slot {
     alignas(OMK_CACHE_LINE) atomic_uint_fast64_t range;
+    /// Slot 0's only: finished indices of the current job. A worker reads the caller's slot (to
+    /// steal) just before it adds to this, and the caller waits on it: one line moves, not two.
+    atomic_size_t done;
 };
 
 struct omk_worker {
@@ -80,9 +83,10 @@ struct omk_worker {
 };
 
 struct omk_pool {
-    alignas(OMK_CACHE_LINE) atomic_uint generation;  // the newest job's; workers wait for it to change
-    alignas(OMK_CACHE_LINE) atomic_size_t done;      // finished indices of the current job
-    alignas(OMK_CACHE_LINE) _Atomic(omk_task_fn) fn; // the job's description
+    // The newest job's generation, which workers wait on, and its description: one line, so a
+    // worker that sees a new job has its description in the same transfer.
+    alignas(OMK_CACHE_LINE) atomic_uint generation;
+    _Atomic(omk_task_fn) fn;
     _Atomic(void *) context;
     atomic_size_t count;
     alignas(OMK_CACHE_LINE) atomic_int caller_waiting;  // the caller is blocked (or about to) on `finished`
@@ -146,7 +150,7 @@ static void work(omk_pool *pool, uint32_t generation, size_t self) {
         }
     }
     if (ran == 0) return;
-    if (atomic_fetch_add_explicit(&pool->done, ran, memory_order_seq_cst) + ran == count && self != 0) {
+    if (atomic_fetch_add_explicit(&pool->slots[0].done, ran, memory_order_seq_cst) + ran == count && self != 0) {
         // The job's last index: the caller may have gone to sleep waiting for it. (Only the thread
         // that completes the count looks, and the job cannot change before it has: the caller
         // waits for `done` to reach `count`.)
@@ -222,9 +226,11 @@ omk_pool *omk_pool_create(size_t threads) {
         free(pool);
         return NULL;
     }
-    for (size_t i = 0; i < threads; i++) atomic_init(&pool->slots[i].range, 0);
+    for (size_t i = 0; i < threads; i++) {
+        atomic_init(&pool->slots[i].range, 0);
+        atomic_init(&pool->slots[i].done, 0);
+    }
     atomic_init(&pool->generation, 0);
-    atomic_init(&pool->done, 0);
     atomic_init(&pool->fn, NULL);
     atomic_init(&pool->context, NULL);
     atomic_init(&pool->count, 0);
@@ -295,7 +301,7 @@ int omk_pool_run(omk_pool *pool, omk_task_fn fn, void *context, size_t count) {
     atomic_store_explicit(&pool->fn, fn, memory_order_relaxed);
     atomic_store_explicit(&pool->context, context, memory_order_relaxed);
     atomic_store_explicit(&pool->count, count, memory_order_relaxed);
-    atomic_store_explicit(&pool->done, 0, memory_order_relaxed);
+    atomic_store_explicit(&pool->slots[0].done, 0, memory_order_relaxed);
     // Thread t's share: contiguous, so each thread sweeps neighbouring data as a static split would.
     for (size_t t = 0; t < threads; t++) {
         atomic_store_explicit(&pool->slots[t].range,
@@ -309,10 +315,10 @@ int omk_pool_run(omk_pool *pool, omk_task_fn fn, void *context, size_t count) {
     work(pool, generation, 0);
     // Indices claimed by workers may still be running: spin, yield, then block (see
     // OMK_CALLER_SPIN_NANOSECONDS) until the worker that finishes the last one signals.
-    if (atomic_load_explicit(&pool->done, memory_order_acquire) < count) {
+    if (atomic_load_explicit(&pool->slots[0].done, memory_order_acquire) < count) {
         const uint64_t start = now_nanoseconds();
         int yielding = 0;
-        for (unsigned spin = 1; atomic_load_explicit(&pool->done, memory_order_acquire) < count; spin++) {
+        for (unsigned spin = 1; atomic_load_explicit(&pool->slots[0].done, memory_order_acquire) < count; spin++) {
             if (yielding) sched_yield(); else OMK_PAUSE();
             if (spin % OMK_SPINS_PER_CLOCK != 0) continue;
             const uint64_t waited = now_nanoseconds() - start;
@@ -323,7 +329,7 @@ int omk_pool_run(omk_pool *pool, omk_task_fn fn, void *context, size_t count) {
                 // last index's worker sees the flag and signals under the lock, or this look sees
                 // its `done`.
                 atomic_store_explicit(&pool->caller_waiting, 1, memory_order_seq_cst);
-                while (atomic_load_explicit(&pool->done, memory_order_seq_cst) < count) {
+                while (atomic_load_explicit(&pool->slots[0].done, memory_order_seq_cst) < count) {
                     pthread_cond_wait(&pool->finished, &pool->sleep_lock);
                 }
                 atomic_store_explicit(&pool->caller_waiting, 0, memory_order_relaxed);
