@@ -10,6 +10,7 @@ threads, the speedup (1-thread median / 2-thread median, per round), and p90/med
         --ours old='/path/to/old/mlkit bench {model} --json' [--busy-cpu 1]
 
 `--busy-cpu N` runs a busy loop pinned to CPU N (taskset) for the whole run: one slower vCPU.
+`--model PATH` (repeatable) measures those models instead of side_by_side.py's benchmark set.
 """
 import argparse
 import json
@@ -33,6 +34,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--only", help="substring of the model names to run")
     parser.add_argument("--busy-cpu", type=int, help="pin a busy loop to this CPU for the whole run")
+    parser.add_argument("--model", action="append", default=[], type=Path, metavar="PATH",
+                        help="measure this .tflite instead of the benchmark set (repeatable)")
     args = parser.parse_args()
 
     runtimes = [("LiteRT", [sys.executable, str(ROOT / "Benchmarks/litert_bench.py"), "{model}"])]
@@ -45,7 +48,8 @@ def main() -> None:
     try:
         print("| model | runtime | median ms, 1 thread | median ms, 2 threads | speedup | p90/median, 2 threads |")
         print("|---|---|---|---|---|---|")
-        for label, path in MODELS:
+        models = [(path.name, path) for path in args.model] if args.model else MODELS
+        for label, path in models:
             if args.only and args.only not in label and args.only not in path.name:
                 continue
             if not path.exists():

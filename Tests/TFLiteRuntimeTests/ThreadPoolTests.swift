@@ -1,4 +1,5 @@
 import CKernels
+import Foundation
 import Testing
 
 @testable import TFLiteRuntime
@@ -53,6 +54,47 @@ struct ThreadPoolTests {
             if !counts.allOnce(size) { wrong += 1 }
         }
         #expect(wrong == 0, "\(wrong) of \(sizes.count) jobs ran some index other than once")
+    }
+
+    /// A worker that takes an index and then cannot go on (here: it waits for every other index)
+    /// must not hold up the rest of its share: the caller takes it from the end. With a static
+    /// split this job would never finish (the test gives up after a minute and fails instead).
+    @Test(arguments: [2, 3])
+    func theCallerTakesTheSharesOfAStuckWorker(threads: Int) throws {
+        final class Job {
+            let count = 16
+            let caller = pthread_self()
+            let finished = UnsafeMutablePointer<Int>.allocate(capacity: 16)
+            let lock = NSCondition()
+            var completed = 0
+            var gaveUp = false
+            init() { finished.initialize(repeating: 0, count: count) }
+            deinit { finished.deallocate() }
+        }
+        let job = Job()
+        guard let pool = omk_pool_create(threads) else {
+            Issue.record("no pool")
+            return
+        }
+        defer { omk_pool_destroy(pool) }
+        let context = Unmanaged.passUnretained(job).toOpaque()
+        #expect(omk_pool_run(pool, { context, index in
+            let job = Unmanaged<Job>.fromOpaque(context!).takeUnretainedValue()
+            job.lock.lock()
+            defer { job.lock.unlock() }
+            if pthread_equal(pthread_self(), job.caller) == 0 {
+                // A worker: wait until every index but the ones workers hold is done.
+                let deadline = Date().addingTimeInterval(60)
+                while job.completed < job.count - (job.count / 4) && !job.gaveUp {
+                    if !job.lock.wait(until: deadline) { job.gaveUp = true }
+                }
+            }
+            job.finished[Int(index)] += 1
+            job.completed += 1
+            job.lock.broadcast()
+        }, context, job.count) == 1)
+        #expect(!job.gaveUp, "the caller did not take the stuck worker's other indices")
+        #expect((0..<job.count).allSatisfy { job.finished[$0] == 1 })
     }
 
     @Test func parallelForCoversEveryIndexOnceOnThePool() throws {

@@ -446,10 +446,13 @@ omk_pool *omk_pool_create(size_t threads);
 void omk_pool_destroy(omk_pool *pool);
 /// How many threads a job on the pool uses (1 for NULL).
 size_t omk_pool_threads(const omk_pool *pool);
+/// The most indices one omk_pool_run job takes (and the most threads a pool has).
+#define OMK_POOL_MAX_TASKS 65535
 /// Runs fn(context, i) for every i < count on the pool and the calling thread, returning when all
-/// are done (1). Indices are claimed one at a time, so a slow thread runs fewer of them. Returns 0
-/// without running anything if the pool is NULL or busy with another job; the caller then runs
-/// the tasks itself.
+/// are done (1). Each thread starts on its own contiguous share of the indices, claimed one at a
+/// time, and then takes the unclaimed ones of the others' shares from their ends, so a slow
+/// thread runs fewer of them. Returns 0 without running anything if the pool is NULL or busy with
+/// another job, or if count exceeds OMK_POOL_MAX_TASKS; the caller then runs the tasks itself.
 int omk_pool_run(omk_pool *pool, omk_task_fn fn, void *context, size_t count);
 /// The pool set for the calling thread (NULL if none): the one parallel kernels use.
 omk_pool *omk_pool_current(void);

@@ -10,9 +10,11 @@ import Foundation
 /// results must not. With one thread (or less than `minimumPerThread` per thread) it runs inline,
 /// so single-threaded results never depend on scheduling.
 ///
-/// The work goes out in several ranges per thread (``ParallelSplit``), claimed one at a time: a
+/// The work goes out in several ranges per thread (``ParallelSplit``): each thread starts on its
+/// own contiguous share of them and then takes the others' unclaimed ranges from their ends, so a
 /// thread slowed down by another process (a busy vCPU) runs fewer of them instead of holding the
-/// whole operator up for its static share. The ranges run on the thread pool of the interpreter
+/// whole operator up for its static share, while on a quiet machine the threads never touch each
+/// other's claims. The ranges run on the thread pool of the interpreter
 /// that is invoking (``ThreadPool/current``), whose workers spin briefly between jobs: an
 /// inference issues one job per operator, microseconds apart, which Dispatch's on-demand workers
 /// are too slow to wake for. Without a pool (a kernel called outside an interpreter), or if the
@@ -68,7 +70,8 @@ struct ParallelSplit {
         // The smallest range is a quarter of `minimumPerThread` (the work below which a thread does
         // not pay for its wake-up): a range only pays for one atomic claim.
         let grain = stress ? 1 : max(1, minimum / 4)
-        tasks = min(count, max(threads, min(threads * ParallelSplit.tasksPerThread, count / grain)))
+        tasks = min(
+            count, max(threads, min(threads * ParallelSplit.tasksPerThread, count / grain)), Int(OMK_POOL_MAX_TASKS))
     }
 }
 

@@ -73,7 +73,7 @@ final class PReluKernel: OpKernel {
         guard let px = x.baseAddress, let pa = alpha.baseAddress, let py = y.baseAddress else { return }
         if let channels = perChannel, x.count == y.count, alpha.count == channels {
             let rows = y.count / channels
-            parallelFor(rows, threads: node.threadCount, minimumPerThread: max(1, 32768 / channels)) { range in
+            parallelFor(rows, threads: node.threadCount, minimumPerThread: max(1, 8192 / channels)) { range in
                 omk_f32_prelu(px + range.lowerBound * channels, pa, py + range.lowerBound * channels, range.count, channels)
             }
             return

@@ -42,6 +42,7 @@ enum UnaryOperator: CaseIterable {
         }
     }
 
-    /// Elements per thread below which splitting the work costs more than it saves.
-    var minimumPerThread: Int { isTranscendental ? 4096 : 32768 }
+    /// Elements per thread below which splitting the work costs more than it saves (a job on the
+    /// thread pool costs about a microsecond; see `BinaryOperator.minimumPerThread`).
+    var minimumPerThread: Int { isTranscendental ? 2048 : 8192 }
 }
