@@ -13,7 +13,6 @@
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
-#include <math.h>
 #include <string.h>
 
 #define OMK_VNNI __attribute__((target("avx512vnni,avx512bw,avx512vl,avx512dq,avx512f")))
@@ -230,50 +229,6 @@ OMK_VNNI void omk_hybrid_conv_vnni(const omk_hybrid_gemm_params *p, const omk_q8
     }
 }
 
-#define OMK_AVX2 __attribute__((target("avx2")))
-
-/// round half away from zero, exactly (as f32_hybrid_quantize_avx2.c).
-static OMK_AVX2 inline __m256 round_away(__m256 v) {
-    const __m256 t = _mm256_round_ps(v, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
-    const __m256 sign = _mm256_and_ps(v, _mm256_set1_ps(-0.0f));
-    const __m256 d = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), _mm256_sub_ps(v, t));
-    const __m256 step = _mm256_and_ps(_mm256_cmp_ps(d, _mm256_set1_ps(0.5f), _CMP_GE_OQ),
-                                      _mm256_or_ps(_mm256_set1_ps(1.0f), sign));
-    return _mm256_add_ps(t, step);
-}
-
-OMK_AVX2 void omk_f32_quantize_u8_hybrid_avx2(const float *x, size_t count, float scale_inv, int32_t offset,
-                                              int32_t qmin, int32_t qmax, uint8_t *out) {
-    const __m256 s = _mm256_set1_ps(scale_inv), off = _mm256_set1_ps((float)offset);
-    const __m256 lo = _mm256_set1_ps((float)qmin), hi = _mm256_set1_ps((float)qmax);
-    const __m256i flip = _mm256_set1_epi32(128);
-    size_t i = 0;
-    for (; i + 16 <= count; i += 16) {
-        __m256i q[2];
-        for (int h = 0; h < 2; h++) {
-            const __m256 v = _mm256_add_ps(round_away(_mm256_mul_ps(_mm256_loadu_ps(x + i + 8 * h), s)), off);
-            const __m256 ordered = _mm256_cmp_ps(v, v, _CMP_ORD_Q);
-            const __m256 c = _mm256_min_ps(_mm256_max_ps(v, lo), hi);
-            // NaN lanes give q = 0; then + 128.
-            q[h] = _mm256_add_epi32(_mm256_and_si256(_mm256_cvttps_epi32(c), _mm256_castps_si256(ordered)), flip);
-        }
-        // q + 128 lies in [0, 255]: packs to int16 (lanes interleaved, the permute restores the order),
-        // then packus of the two halves to bytes.
-        const __m256i w = _mm256_permute4x64_epi64(_mm256_packs_epi32(q[0], q[1]), 0xD8);
-        const __m128i b = _mm_packus_epi16(_mm256_castsi256_si128(w), _mm256_extracti128_si256(w, 1));
-        _mm_storeu_si128((__m128i *)(out + i), b);
-    }
-    for (; i < count; i++) {
-        const float p = x[i] * scale_inv;
-        const float t = truncf(p);
-        const float r = fabsf(p - t) >= 0.5f ? t + copysignf(1.0f, p) : t;
-        const float v = r + (float)offset;
-        int32_t q = 0;
-        if (!isnan(v)) q = (int32_t)(v < (float)qmin ? (float)qmin : (v > (float)qmax ? (float)qmax : v));
-        out[i] = (uint8_t)(q + 128);
-    }
-}
-
 #else
 
 void omk_hybrid_gemm_vnni(const omk_hybrid_gemm_params *p, const uint8_t *a, size_t lda, size_t row_begin,
@@ -287,11 +242,6 @@ void omk_hybrid_conv_vnni(const omk_hybrid_gemm_params *p, const omk_q8_im2col_p
                           uint8_t *scratch) {
     (void)p; (void)g; (void)row_begin; (void)row_end; (void)group_begin; (void)group_end; (void)out; (void)ldo;
     (void)scratch;
-}
-
-void omk_f32_quantize_u8_hybrid_avx2(const float *x, size_t count, float scale_inv, int32_t offset, int32_t qmin,
-                                     int32_t qmax, uint8_t *out) {
-    (void)x; (void)count; (void)scale_inv; (void)offset; (void)qmin; (void)qmax; (void)out;
 }
 
 #endif

@@ -46,15 +46,7 @@ extension HybridConvolutionKernel {
                 }
                 continue
             }
-            var zero: Int32 = 0
-            if symmetric {
-                scales[b] = FixedPoint.symmetricQuantize(x + base, count: size, into: q + base)
-            } else {
-                let r = FixedPoint.asymmetricQuantize(x + base, count: size, into: q + base)
-                scales[b] = r.scale
-                zero = r.offset
-            }
-            zeros[b] = zero
+            (scales[b], zeros[b]) = Self.quantize(x + base, count: size, symmetric: symmetric, into: q + base)
             for i in base..<(base + size) { out[i] = UInt8(bitPattern: q[i]) ^ 0x80 }
         }
     }

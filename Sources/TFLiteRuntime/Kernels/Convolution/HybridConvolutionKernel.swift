@@ -254,14 +254,8 @@ final class HybridConvolutionKernel: OpKernel {
             if CPUFeatures.level >= 1, quantizeAVX2(x + base, symmetric: symmetric, into: x16 + base, scale: scales + b) {
                 continue
             }
-            var zero: Int32 = 0
-            if symmetric {
-                scales[b] = FixedPoint.symmetricQuantize(x + base, count: batchSize, into: q + base)
-            } else {
-                let r = FixedPoint.asymmetricQuantize(x + base, count: batchSize, into: q + base)
-                scales[b] = r.scale
-                zero = r.offset
-            }
+            let zero: Int32
+            (scales[b], zero) = Self.quantize(x + base, count: batchSize, symmetric: symmetric, into: q + base)
             for i in base..<(base + batchSize) { x16[i] = Int16(Int32(q[i]) - zero) }
         }
         switch kind {
@@ -274,6 +268,16 @@ final class HybridConvolutionKernel: OpKernel {
     /// Quantizes one batch (row or image) straight to the GEMM's int16 operand `q − zero point`, as
     /// the portable loop below does; false (nothing written) for an empty batch or one with a NaN,
     /// whose min/max scan order matters: the portable loop takes those.
+    /// One batch's portable quantization into `q`: its scale and zero point (0 when symmetric),
+    /// as LiteRT's hybrid kernels quantize their float input.
+    static func quantize(
+        _ x: UnsafePointer<Float>, count: Int, symmetric: Bool, into q: UnsafeMutablePointer<Int8>
+    ) -> (scale: Float, zero: Int32) {
+        if symmetric { return (FixedPoint.symmetricQuantize(x, count: count, into: q), 0) }
+        let r = FixedPoint.asymmetricQuantize(x, count: count, into: q)
+        return (r.scale, r.offset)
+    }
+
     private func quantizeAVX2(
         _ x: UnsafePointer<Float>, symmetric: Bool, into out: UnsafeMutablePointer<Int16>,
         scale: UnsafeMutablePointer<Float>
