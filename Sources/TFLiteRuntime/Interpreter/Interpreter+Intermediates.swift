@@ -6,7 +6,9 @@ public struct NodeOutputs: Sendable {
     public let operatorName: String
     /// The model's tensor index of each output, in the operator's output order.
     public let tensorIndices: [Int]
-    /// Copies of the output tensors (name, type, shape, data, quantization).
+    /// Copies of the output tensors (name, type, shape, data, quantization). Weights folded at
+    /// load (a DEQUANTIZE of float16 filters) that the convolutions reading them have packed are
+    /// freed after packing, so such outputs come with their type and shape but no data.
     public let tensors: [Tensor]
 }
 

@@ -16,10 +16,20 @@ protocol OpKernel: AnyObject {
     /// its last run-time prepare still holds, so the executor need not prepare it again. A
     /// READ_VARIABLE whose variable kept its shape is the case this is for.
     func isStillPrepared(_ node: Node) -> Bool
+    /// True when `eval` no longer reads input `index`'s bytes because `prepare` made its own copy
+    /// (a convolution's packed constant filter), until `prepare` runs again. The executor may then
+    /// free that input if it is a folded constant (see `releasableFold`).
+    func holdsOwnCopy(ofInput index: Int) -> Bool
+    /// Outputs this kernel computed from constants while preparing (weights dequantized from
+    /// float16 or expanded from a sparse layout) that may be freed once every reader holds its own
+    /// copy; nil for kernels that fold nothing of the kind.
+    var releasableFold: FoldedOutputs? { get }
 }
 
 extension OpKernel {
     func isStillPrepared(_ node: Node) -> Bool { false }
+    func holdsOwnCopy(ofInput index: Int) -> Bool { false }
+    var releasableFold: FoldedOutputs? { nil }
 }
 
 /// Creates the kernel for a node; may throw when the node's options are not supported.

@@ -201,7 +201,8 @@ final class SubgraphExecutor {
             if case .owned = t.storage, graph.inputs.contains(t.index) { continue }
             t.isDynamic = false
         }
-        for n in order {
+        let release = FoldRelease(order: order, nodes: nodes, kept: Set(graph.outputs))
+        for (step, n) in order.enumerated() {
             let node = nodes[n]
             // A fold of a previous allocate is recomputed (a resize may have changed its inputs).
             try folds[n]?.reset(node)
@@ -215,6 +216,7 @@ final class SubgraphExecutor {
                 if !deferred[n] { try foldIfConstant(n, node) }
             }
             if deferred[n] { node.outputs.forEach { $0.isDynamic = true } }
+            release.afterPreparing(step: step, kernels: kernels)
         }
         try planArena()
         steps = order.map {
@@ -426,3 +428,44 @@ extension SubgraphExecutor {
     func invalidate() { isAllocated = false }
 }
 
+/// Frees weights folded while preparing (float16 filters dequantized, sparse ones expanded) as soon
+/// as every node reading them has been prepared and holds its own copy (a convolution's packed
+/// panels, a folded DEQUANTIZE). An fp16 model then holds its float weights once, packed, instead of
+/// twice (a sparse one three times), and at most one layer's unpacked copy is alive at a time while
+/// preparing, so the peak is lower too. Graph outputs are kept. The next `allocate` folds them again.
+private struct FoldRelease {
+    /// For each tensor, the nodes reading it: their step in `order` and the input position.
+    private var readers = [Int: [(step: Int, node: Int, input: Int)]]()
+    /// The step of each tensor's producer.
+    private var producer = [Int: Int]()
+    private let order: [Int]
+    private let nodes: [Node]
+    private let kept: Set<Int>
+
+    init(order: [Int], nodes: [Node], kept: Set<Int>) {
+        self.order = order
+        self.nodes = nodes
+        self.kept = kept
+        for (step, n) in order.enumerated() {
+            for (i, t) in nodes[n].inputs.enumerated() {
+                if let t { readers[t.index, default: []].append((step, n, i)) }
+            }
+            for t in nodes[n].outputs { producer[t.index] = step }
+        }
+    }
+
+    /// Called once the node at `step` was prepared: releases the folds it was the last reader of.
+    func afterPreparing(step: Int, kernels: [OpKernel]) {
+        for input in nodes[order[step]].inputs {
+            guard let input, let p = producer[input.index], p < step else { continue }
+            let node = nodes[order[p]]
+            guard let fold = kernels[order[p]].releasableFold, fold.isActive else { continue }
+            let consumed = node.outputs.allSatisfy { t in
+                guard t.isConstant, !kept.contains(t.index), let uses = readers[t.index], !uses.isEmpty else { return false }
+                // Every reader prepared in this pass (a later one may hold a copy from a previous pass).
+                return uses.allSatisfy { $0.step <= step && kernels[$0.node].holdsOwnCopy(ofInput: $0.input) }
+            }
+            if consumed { fold.release(node) }
+        }
+    }
+}

@@ -29,6 +29,10 @@ final class DensifyKernel: OpKernel {
     func eval(_ node: Node) throws {
         guard folded.isActive else { throw node.error("output was not computed while preparing") }
     }
+
+    /// The dense weights, freed once their readers (a folded DEQUANTIZE, a packing convolution)
+    /// hold their own copies.
+    var releasableFold: FoldedOutputs? { folded }
 }
 
 /// A validated TACO sparse layout: `traversalOrder` lists the dense dimensions, then the block

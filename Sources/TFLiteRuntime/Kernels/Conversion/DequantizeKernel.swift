@@ -37,6 +37,12 @@ final class DequantizeKernel: OpKernel {
         try run(node)
     }
 
+    /// Folded weights, freed once the convolutions reading them have packed them.
+    var releasableFold: FoldedOutputs? { folded }
+
+    /// A folded DEQUANTIZE read its input once, while preparing.
+    func holdsOwnCopy(ofInput index: Int) -> Bool { folded.isActive }
+
     private func run(_ node: Node) throws {
         let x = try node.input(0), y = try node.output(0)
         let output = try MoveSupport.destination(y, node, role: "output").assumingMemoryBound(to: Float.self)

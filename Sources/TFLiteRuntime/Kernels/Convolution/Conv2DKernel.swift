@@ -78,6 +78,9 @@ final class Conv2DKernel: OpKernel {
         }
     }
 
+    /// A constant filter is read once, when packed; the packed panels serve every run.
+    func holdsOwnCopy(ofInput index: Int) -> Bool { index == 1 && packedShape != nil }
+
     /// Packs each group's `[O/groups, KH*KW*C/groups]` slice of the filter as a `[K, N]` matrix.
     private func pack(_ filter: RuntimeTensor, node: Node) throws {
         let w = try FloatOperand.base(filter, node: node, role: "filter")

@@ -61,6 +61,9 @@ final class FullyConnectedKernel: OpKernel {
         }
     }
 
+    /// Constant weights are read once, when packed; the packed panels serve every run.
+    func holdsOwnCopy(ofInput index: Int) -> Bool { index == 1 && packedShape != nil }
+
     /// Packs `W[O, I]` as `B[i, o]`.
     private func pack(_ weights: RuntimeTensor, node: Node) throws {
         let w = try FloatOperand.base(weights, node: node, role: "weights")

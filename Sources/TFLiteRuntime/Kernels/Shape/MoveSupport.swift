@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 /// Checks and operand readers shared by the kernels that reshape, move and convert tensor bytes.
 ///
 /// These kernels treat elements as opaque runs of `byteSize` bytes, so one code path serves every
@@ -147,6 +150,39 @@ final class FoldedOutputs {
             if tensor.isConstant, tensor.data == blocks[i] { try tensor.allocateOwned() }
         }
     }
+
+    /// Frees the folded values once every reader has made its own copy (packed weights). The outputs
+    /// stay constants without bytes (a read of them fails with an error, never touches freed memory),
+    /// `eval` still has nothing to do, and the next `prepare` folds them again, as `isCurrent` is
+    /// false from now on.
+    func release(_ node: Node) {
+        guard isActive else { return }
+        for (i, tensor) in node.outputs.enumerated() where i < blocks.count && tensor.isConstant && tensor.data == blocks[i] {
+            tensor.bindConstant(UnsafeRawPointer(FoldedOutputs.noBytes), byteCount: 0)
+        }
+        for (block, capacity) in zip(blocks, capacities) {
+            FoldedOutputs.returnPages(block, capacity)
+            block.deallocate()
+        }
+        blocks = []
+        capacities = []
+    }
+
+    /// Hands a large block's whole pages back to the system before the block is freed: the allocator
+    /// would otherwise keep them (a freed block of a few hundred KB usually stays in its heap), and
+    /// the memory saved by releasing would not show in the process's resident set.
+    private static func returnPages(_ block: UnsafeMutableRawPointer, _ capacity: Int) {
+        #if os(Linux)
+        let page = 4096
+        let start = (Int(bitPattern: block) + page - 1) / page * page
+        let end = (Int(bitPattern: block) + capacity) / page * page
+        guard end - start >= 16 * page, let from = UnsafeMutableRawPointer(bitPattern: start) else { return }
+        _ = madvise(from, end - start, 4 /* MADV_DONTNEED */)
+        #endif
+    }
+
+    /// Where released outputs point: never read, as they have no bytes.
+    private static let noBytes = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 64)
 
     /// Binds every output (already shaped) to memory owned here and runs `compute` to fill it.
     func fold(_ node: Node, _ compute: () throws -> Void) throws {
