@@ -106,6 +106,8 @@ static void fill(omk_kernel_table *t, int x86, int arm) {
         t->q8_maxpool_rows = x86 >= 2 ? omk_q8_maxpool_rows_avx512 : omk_q8_maxpool_rows_avx2;
         t->q8_quantize_f32 = x86 >= 2 ? omk_q8_quantize_f32_avx512 : omk_q8_quantize_f32_avx2;
         t->q8_dwconv_fallback = x86 >= 3 ? 1 : 0;
+        t->q8_gemm = omk_q8_gemm_avx2;
+        t->q8_conv = omk_q8_conv_avx2;
     }
     if (x86 >= 2) {
         t->f32_gemm_8x32 = omk_f32_gemm_8x32_avx512;

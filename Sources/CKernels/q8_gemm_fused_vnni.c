@@ -306,7 +306,7 @@ static OMK_VNNI void gemm_block(const omk_q8_gemm_params *p, const uint8_t *a, s
 }
 
 /// Rows per block of scratch rows `kp` bytes long: ROW_BLOCK, fewer for long rows (at least 8).
-static size_t block_rows(size_t kp) {
+size_t omk_q8_block_rows(size_t kp) {
     const size_t budget = (size_t)ROW_BLOCK * 1024;
     if (kp <= 1024) return ROW_BLOCK;
     const size_t rows = budget / kp / 8 * 8;
@@ -314,7 +314,7 @@ static size_t block_rows(size_t kp) {
 }
 
 size_t omk_q8_gemm_scratch_bytes(size_t depth, size_t rows) {
-    const size_t kp = (depth + 3) / 4 * 4, block = block_rows(kp);
+    const size_t kp = (depth + 3) / 4 * 4, block = omk_q8_block_rows(kp);
     return (rows < block ? rows : block) * kp + 64;
 }
 
@@ -367,7 +367,7 @@ OMK_VNNI void omk_q8_gemm_vnni(const omk_q8_gemm_params *p, const uint8_t *a, si
     // int8: each block of rows flipped into the scratch once, for every column group, with whole
     // quads (zeros past the depth: no tail in the tiles).
     omk_q8_gemm_params padded = *p;
-    const size_t kp = (p->depth + 3) / 4 * 4, block = block_rows(kp);
+    const size_t kp = (p->depth + 3) / 4 * 4, block = omk_q8_block_rows(kp);
     padded.depth = kp;
     for (size_t r0 = 0; r0 < rows; r0 += block) {
         const size_t count = rows - r0 < block ? rows - r0 : block;
@@ -382,7 +382,7 @@ OMK_VNNI void omk_q8_conv_vnni(const omk_q8_gemm_params *p, const omk_q8_im2col_
     // The im2col rows are padded with zeros to whole quads: no tail, and the zeros add nothing
     // (their packed weights are zero too).
     omk_q8_gemm_params padded = *p;
-    const size_t kp = (p->depth + 3) / 4 * 4, block = block_rows(kp), groups = (p->columns + 63) / 64;
+    const size_t kp = (p->depth + 3) / 4 * 4, block = omk_q8_block_rows(kp), groups = (p->columns + 63) / 64;
     padded.depth = kp;
     if (group_end > groups) group_end = groups;
     for (size_t r0 = row_begin; r0 < row_end; r0 += block) {

@@ -11,6 +11,10 @@
 /// a tap in the padding (as LiteRT's im2col), then zeros up to `kp`; `dst` has 64 bytes of slack
 /// after the last row (AVX-512; call only when omk_cpu_level() >= 3).
 void omk_q8_im2col_vnni(const omk_q8_im2col_params *g, size_t first, size_t count, uint8_t *dst, size_t kp);
+
+/// Rows the 8-bit GEMMs gather or copy into their scratch at a time, for rows `kp` bytes long
+/// (`omk_q8_gemm_scratch_bytes` sizes the scratch for this many).
+size_t omk_q8_block_rows(size_t kp);
 #endif
 
 #endif

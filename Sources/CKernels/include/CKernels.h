@@ -174,6 +174,14 @@ void omk_q8_gemm_vnni(const omk_q8_gemm_params *p, const uint8_t *a, size_t lda,
 void omk_q8_conv_vnni(const omk_q8_gemm_params *p, const omk_q8_im2col_params *g, size_t row_begin, size_t row_end,
                       size_t group_begin, size_t group_end, uint8_t *out, size_t ldo, uint8_t *scratch);
 
+/// `omk_q8_gemm_vnni` and `omk_q8_conv_vnni` on AVX2 (call only when omk_cpu_level() >= 1): the same
+/// parameters, packing, scratch and results, with vpmaddwd on widened bytes (tiles of 4 rows by 8
+/// columns); the AVX2 and AVX-512-without-VNNI tables use them.
+void omk_q8_gemm_avx2(const omk_q8_gemm_params *p, const uint8_t *a, size_t lda, size_t rows, size_t group_begin,
+                      size_t group_end, uint8_t *out, size_t ldo, uint8_t *scratch);
+void omk_q8_conv_avx2(const omk_q8_gemm_params *p, const omk_q8_im2col_params *g, size_t row_begin, size_t row_end,
+                      size_t group_begin, size_t group_end, uint8_t *out, size_t ldo, uint8_t *scratch);
+
 /// A quantized DEPTHWISE_CONV_2D with depth multiplier 1 on 8-bit NHWC tensors, for
 /// omk_q8_dwconv_pack and omk_q8_dwconv_rows: the geometry (as `WindowGeometry`; `channels` is both
 /// the input's and the output's) and the output stage's zero point and clamp range.
