@@ -14,12 +14,16 @@ struct FitRanking {
     let floor: Float
     /// A ``SaliencyLocalizer/Configuration/sanitized`` configuration.
     let configuration: SaliencyLocalizer.Configuration
+    /// The Edge Boxes score (``EdgeObjectness``) of each ranked box, keyed by its cells; empty
+    /// when ``SaliencyLocalizer/Configuration/splitsEdgeGroups`` is off.
+    let edgeScores: [[Int]: Float]
 
     /// Ranks `candidates` (the saliency cuts and the colour regions) by their fit to the segments
-    /// `labels` of a working image `width` cells wide.
+    /// `labels` of a working image `width` cells wide; `edges`, when given, scores the ranked boxes
+    /// for the edge group rule (``isEdgeGroup(_:among:)``).
     init(
         candidates: [CellBox], first: CellBox?, labels: [Int], width: Int, groupMinimumArea: Int?,
-        configuration: SaliencyLocalizer.Configuration
+        configuration: SaliencyLocalizer.Configuration, edges: EdgeObjectness? = nil
     ) {
         let straddling = SegmentStraddling(labels: labels, width: width)
         let floor = min(configuration.minimumScore, SalientRegions.fitRankingMinimumScore)
@@ -43,6 +47,28 @@ struct FitRanking {
         self.groupMinimumArea = groupMinimumArea
         self.floor = floor
         self.configuration = configuration
+        var edgeScores = [[Int]: Float]()
+        if let edges {
+            for entry in ranked { edgeScores[Self.key(entry.box)] = edges.score(entry.box) }
+        }
+        self.edgeScores = edgeScores
+    }
+
+    private static func key(_ box: CellBox) -> [Int] { [box.minX, box.minY, box.maxX, box.maxY] }
+
+    /// Whether `box` holds two of `boxes` that lie apart (as ``SalientRegions/isGroup(_:among:)``
+    /// asks, at any size) and that each have at least
+    /// ``SaliencyLocalizer/Configuration/edgeGroupPartScore`` times its Edge Boxes score: two
+    /// objects whose outlines it holds whole, rather than one object and a fragment of it. False
+    /// for boxes without a score.
+    func isEdgeGroup(_ box: CellBox, among boxes: [CellBox]) -> Bool {
+        guard let whole = edgeScores[Self.key(box)] else { return false }
+        let parts = boxes.filter { part in
+            part.area * 50 >= box.area && part.area * 10 <= box.area * 7
+                && Float(box.intersection(part)) >= SalientRegions.containment * Float(part.area)
+                && (edgeScores[Self.key(part)].map { $0 >= configuration.edgeGroupPartScore * whole } ?? false)
+        }
+        return SalientRegions.holdsSeparate(parts, in: box)
     }
 
     /// Whether `box` spans the whole width of a working image `width` cells wide (a band of
@@ -53,9 +79,10 @@ struct FitRanking {
     /// region, then distinct ones greedily; reported most salient first after the first, and
     /// those below ``SaliencyLocalizer/Configuration/minimumRelativeScore`` of the best dropped.
     func select(_ order: [CellBox], maxCount: Int) -> [CellBox] {
+        let isGroup: ((CellBox) -> Bool)? = edgeScores.isEmpty ? nil : { isEdgeGroup($0, among: order) }
         var kept = SalientRegions.select(
             order, maxCount: maxCount, configuration: configuration, groupMinimumArea: groupMinimumArea,
-            first: first, minimumScore: floor)
+            first: first, minimumScore: floor, isGroupOfObjects: isGroup)
         let head = first == nil ? 0 : min(1, kept.count)
         kept = Array(kept[..<head]) + kept[head...].sorted { ($0.score, $0.area) > ($1.score, $1.area) }
         let best = kept.reduce(Float(0)) { max($0, $1.score) }

@@ -94,9 +94,12 @@ enum SalientRegions {
         // object rather than one reaching into its neighbour or the background, and objects at the
         // border or in clutter that saliency ranks low. Measured against ranking by saliency, and
         // against the two taking turns, in docs/LOCALIZER.md.
+        // Boxes holding two objects whose outlines they hold whole are skipped in favour of the
+        // objects (Edge Boxes scores, measured in docs/LOCALIZER.md).
         let ranking = FitRanking(
             candidates: candidates, first: first, labels: labels, width: working.width,
-            groupMinimumArea: groupMinimumArea, configuration: configuration)
+            groupMinimumArea: groupMinimumArea, configuration: configuration,
+            edges: configuration.splitsEdgeGroups ? EdgeObjectness(working) : nil)
         return (first, candidates, ranking)
     }
 
@@ -145,10 +148,12 @@ enum SalientRegions {
     /// The best of `proposals` (sorted best first), greedily, skipping overlapping and nested ones
     /// and, when `groupMinimumArea` is given, any box of at least that many cells that holds two
     /// separate proposals (see ``isGroup(_:among:)``); `first`, when given, is kept before them.
-    /// Proposals scoring below `minimumScore` (the configuration's unless given) are ignored.
+    /// Proposals scoring below `minimumScore` (the configuration's unless given) are ignored, and
+    /// so are those `isGroupOfObjects` (when given) calls a group.
     static func select(
         _ proposals: [CellBox], maxCount: Int, configuration: SaliencyLocalizer.Configuration,
-        groupMinimumArea: Int? = nil, first: CellBox? = nil, minimumScore: Float? = nil
+        groupMinimumArea: Int? = nil, first: CellBox? = nil, minimumScore: Float? = nil,
+        isGroupOfObjects: ((CellBox) -> Bool)? = nil
     ) -> [CellBox] {
         guard maxCount > 0 else { return [] }
         var kept = first.map { [$0] } ?? []
@@ -156,7 +161,9 @@ enum SalientRegions {
         let floor = minimumScore ?? configuration.minimumScore
         let usable = proposals.filter { $0.score >= floor }
         for proposal in usable
-        where !(groupMinimumArea.map { proposal.area >= $0 } == true && isGroup(proposal, among: usable)) {
+        where !(groupMinimumArea.map { proposal.area >= $0 } == true && isGroup(proposal, among: usable))
+            && isGroupOfObjects?(proposal) != true
+        {
             let distinct = kept.allSatisfy {
                 $0.overlap(proposal) <= configuration.overlapThreshold
                     && Float($0.intersection(proposal)) < containment * Float(min($0.area, proposal.area))
@@ -174,11 +181,17 @@ enum SalientRegions {
     /// it split. Parts of one object (a head and a body cut apart at a higher level) touch, so
     /// they do not count.
     static func isGroup(_ box: CellBox, among proposals: [CellBox]) -> Bool {
-        let gap = max(1, min(box.maxX - box.minX, box.maxY - box.minY) / 20)
         let parts = proposals.filter {
             $0.area * 50 >= box.area && $0.area * 10 <= box.area * 7
                 && Float(box.intersection($0)) >= containment * Float($0.area)
         }
+        return holdsSeparate(parts, in: box)
+    }
+
+    /// Whether two of `parts` (boxes inside `box`) lie apart: widened by 1/20 of the box's short
+    /// side (at least one cell), they do not touch.
+    static func holdsSeparate(_ parts: [CellBox], in box: CellBox) -> Bool {
+        let gap = max(1, min(box.maxX - box.minX, box.maxY - box.minY) / 20)
         for (i, a) in parts.enumerated() {
             let wide = CellBox(minX: a.minX - gap, minY: a.minY - gap, maxX: a.maxX + gap, maxY: a.maxY + gap)
             for b in parts[(i + 1)...] where wide.intersection(b) == 0 { return true }

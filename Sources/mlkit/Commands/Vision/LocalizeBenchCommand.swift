@@ -68,11 +68,23 @@ struct LocalizeBenchCommand: ParsableCommand {
             """)
     var candidateBound = false
 
+    @Option(
+        help: """
+            Instead of scoring, write the built-in localizer's candidates for several objects as JSON \
+            here (per multi-object photo: its size, the regions reported, every candidate and the \
+            ranked ones with their saliency scores), for ranking cues prototyped offline.
+            """)
+    var dumpCandidates: String?
+
     func run() throws {
         try reportingErrors {
             let set = try LocalizationSet(path: annotations, sharedImages: images)
             if candidateBound {
                 try printCandidateBound(set)
+                return
+            }
+            if let dumpCandidates {
+                try writeCandidates(set, to: dumpCandidates)
                 return
             }
             let under = try LocalizerUnderTest(
@@ -142,4 +154,36 @@ struct LocalizeBenchCommand: ParsableCommand {
             }
         }
     }
+
+    /// Writes the built-in localizer's candidates for several objects on every multi-object photo
+    /// as JSON to `path` (frames as left, top, right, bottom in upright pixels, with their score).
+    private func writeCandidates(_ set: LocalizationSet, to path: String) throws {
+        guard model == nil, classifier == nil else {
+            throw CLIError("--dump-candidates dumps the built-in localizer; drop --model and --classifier")
+        }
+        let localizer = SaliencyLocalizer()
+        let count = CustomObjectDetectorOptions.maximumObjectCount
+        func rows(_ regions: [LocalizedRegion]) -> [[Double]] {
+            regions.map { [$0.frame.minX, $0.frame.minY, $0.frame.maxX, $0.frame.maxY, Double($0.score)] }
+        }
+        var photos = [DumpedCandidates]()
+        for photo in set.photos {
+            let image = try set.load(photo.image)
+            let candidates = try localizer.candidateRegions(in: image, maxCount: count)
+            photos.append(
+                DumpedCandidates(
+                    image: photo.image, width: image.width, height: image.height,
+                    regions: rows(try localizer.regions(in: image, maxCount: count)), all: rows(candidates.all),
+                    ranked: rows(candidates.ranked)))
+        }
+        try Data(try VisionJSON.string(photos).utf8).write(to: URL(fileURLWithPath: path))
+        print("wrote the candidates of \(photos.count) photos to \(path)")
+    }
+}
+
+/// One photo's candidates as `--dump-candidates` writes them (boxes: left, top, right, bottom, score).
+private struct DumpedCandidates: Encodable {
+    let image: String
+    let width: Int, height: Int
+    let regions: [[Double]], all: [[Double]], ranked: [[Double]]
 }
