@@ -1,7 +1,8 @@
 import CKernels
 
-/// CONV_2D and FULLY_CONNECTED on the GEMM microkernels: the int16 `vpmaddwd` one (AVX2) and the 8-bit
-/// `vpdpbusd` one (AVX-512 VNNI), which give the same int32 accumulators as the portable loops.
+/// CONV_2D and FULLY_CONNECTED on the GEMM microkernels: the int16 one (16-bit activations) and the
+/// fused 8-bit one (`vpdpbusd` with AVX-512 VNNI, `vpmaddwd` on widened bytes with AVX2, the dot
+/// products on aarch64), which give the same int32 accumulators as the portable loops.
 extension QuantizedConvolutionKernel {
     // MARK: - CONV_2D and FULLY_CONNECTED on the int16 GEMM
 
@@ -42,9 +43,9 @@ extension QuantizedConvolutionKernel {
             })
     }
 
-    // MARK: - CONV_2D and FULLY_CONNECTED on the 8-bit VNNI GEMM
+    // MARK: - CONV_2D and FULLY_CONNECTED on the fused 8-bit GEMM
 
-    /// Packs the filter's bytes for the VNNI GEMM and folds its column term into the bias of the output
+    /// Packs the filter's bytes for the fused 8-bit GEMM and folds its column term into the bias of the output
     /// stage: `−(128 + zx) · Σ w` for int8, `−zx · Σ (w − zw)` for uint8 (see `QuantizedPackedWeights8`).
     func packBytes(_ filter: RuntimeTensor) {
         guard let w = filter.data else { return }

@@ -80,9 +80,9 @@ final class QuantizedConvolutionKernel: OpKernel {
     /// output stage runs once per group of pixels instead of once per pixel (1 until set).
     let tiledStage = RequantizationStage()
     private(set) var tiledPixels = 1
-    /// The 8-bit weights packed for the VNNI GEMM, when it runs (see `usesVNNI`).
+    /// The 8-bit weights packed for the fused 8-bit GEMM, when it runs (see `usesGemm8`).
     let packedGemm8 = QuantizedPackedWeights8()
-    /// The VNNI GEMM's per-thread scratch (im2col rows, flipped int8 rows), kept between runs.
+    /// The fused 8-bit GEMM's per-thread scratch (im2col rows, flipped int8 rows), kept between runs.
     let gemmScratch = ScratchBuffer<UInt8>(0)
     private var activations8Bit = false
     /// DEPTHWISE_CONV_2D's row kernels (8-bit activations, depth multiplier 1), when they take the node.
@@ -207,7 +207,7 @@ final class QuantizedConvolutionKernel: OpKernel {
             activation, scale: outputScales[0], zeroPoint: Int(outputZeroPoint), qmin: range.min, qmax: range.max)
         activationMin = act.min
         activationMax = act.max
-        // A bias fed at run time is read in `eval` (and the weights repacked, since the VNNI and depthwise
+        // A bias fed at run time is read in `eval` (and the weights repacked, since the fused GEMM and depthwise
         // paths fold it in).
         biasIsInput = node.optionalInput(2).map { !QuantizedOperand.isReadableConstant($0) } ?? false
         if biasIsInput {
@@ -253,7 +253,7 @@ final class QuantizedConvolutionKernel: OpKernel {
             for c in 0..<(channels - channels % 8) { roundings[c] = .gemm }
         }
         setOutputStages()
-        // The 8-bit VNNI GEMM reads the filter's bytes; int4 filters take the widened path.
+        // The fused 8-bit GEMM reads the filter's bytes; int4 filters take the widened path.
         activations8Bit = input.type != .int16 && outputType == input.type && filter.type != .int4
         usesDepthwise8 = false
         usesDepthwiseRows = false
@@ -269,7 +269,7 @@ final class QuantizedConvolutionKernel: OpKernel {
                 geometry: g, inputZeroPoint: inputZeroPoint, outputZeroPoint: outputZeroPoint,
                 activationMin: activationMin, activationMax: activationMax, signed: input.type == .int8)
         }
-        if !usesVNNI {
+        if !usesGemm8 {
             // The depthwise row kernels read the input bytes; `eval` widens them only on the general path.
             if !usesDepthwise8, !usesDepthwiseRows { input16.reserve(max(1, input.elementCount), filling: 0) }
             zeroRow.reserve(max(2, (geometry?.inputChannels ?? depth) + 2), filling: 0)
@@ -282,7 +282,7 @@ final class QuantizedConvolutionKernel: OpKernel {
         // The checks `eval`'s fast path skips hold from here on: packed weights, constant biases,
         // and a path that reads the input's bytes as they are.
         fastPath = weightsReady && !biasIsInput && outputBytes > 0
-            && (usesVNNI || (usesDepthwiseRows && depthwiseRows.isReady) || (usesDepthwise8 && depthwise8.isReady))
+            && (usesGemm8 || (usesDepthwiseRows && depthwiseRows.isReady) || (usesDepthwise8 && depthwise8.isReady))
     }
 
     /// The input's and output's bytes and the output type, when both hold the bytes of the last
@@ -301,9 +301,9 @@ final class QuantizedConvolutionKernel: OpKernel {
     /// Whether `eval` may run without re-deriving what `prepare` settled (see `prepare`).
     private var fastPath = false
 
-    /// Widens the filter and lays it out for the inner loops (or packs its bytes for the VNNI GEMM).
+    /// Widens the filter and lays it out for the inner loops (or packs its bytes for the fused 8-bit GEMM).
     private func pack(_ filter: RuntimeTensor) {
-        if usesVNNI {
+        if usesGemm8 {
             packBytes(filter)
             return
         }
@@ -351,15 +351,15 @@ final class QuantizedConvolutionKernel: OpKernel {
     /// portable loops: wrapping int32 sums of exact products, in any order).
     private var usesGemm: Bool { CPUFeatures.int16Gemm && !wide && groups == 1 && kind != .depthwise }
 
-    /// Whether they run on the fused 8-bit GEMM instead (AVX-512 VNNI, or NEON / SDOT / USDOT on
-    /// aarch64; 8-bit activations; the same int32 accumulators, see `QuantizedPackedWeights8`).
-    var usesVNNI: Bool { usesGemm && activations8Bit && CPUFeatures.gemm8 }
+    /// Whether they run on the fused 8-bit GEMM instead (VNNI `vpdpbusd` or AVX2 `vpmaddwd` on x86,
+    /// NEON / SDOT / USDOT on aarch64; 8-bit activations; the same int32 accumulators, see `QuantizedPackedWeights8`).
+    var usesGemm8: Bool { usesGemm && activations8Bit && CPUFeatures.gemm8 }
 
     func eval(_ node: Node) throws {
         // Every invoke of a prepared node with constant weights: only the buffers are checked.
         if fastPath, let (x, out, type) = preparedAddresses(node) {
             let bytes = UnsafePointer(x.assumingMemoryBound(to: UInt8.self))
-            if usesVNNI {
+            if usesGemm8 {
                 if kind == .conv { runConvGemm8(node, input: bytes, out: out) } else { runFullyConnectedGemm8(node, input: bytes, out: out) }
             } else if usesDepthwiseRows {
                 depthwiseRows.run(
@@ -382,7 +382,7 @@ final class QuantizedConvolutionKernel: OpKernel {
             pack(filter)
         }
         guard output.elementCount > 0, let out = output.data else { return }
-        if usesVNNI {
+        if usesGemm8 {
             guard let x = input.data else { return }
             let bytes = UnsafePointer(x.assumingMemoryBound(to: UInt8.self))
             if kind == .conv {

@@ -1,7 +1,7 @@
 import CKernels
 
-/// 8-bit weights of a quantized GEMM, packed for the AVX-512 VNNI `vpdpbusd` kernels
-/// (`omk_q8_gemm_vnni`), with the per-column sums that turn their byte products back into LiteRT's
+/// 8-bit weights of a quantized GEMM, packed for the fused 8-bit kernels (`omk_q8_gemm`: the layout
+/// is VNNI's `vpdpbusd` operand, which the AVX2 and aarch64 kernels read too), with the per-column sums that turn their byte products back into LiteRT's
 /// `Σ (x − zx)(w − zw)`.
 ///
 /// `vpdpbusd` multiplies unsigned activation bytes by signed weight bytes. For int8 models the
