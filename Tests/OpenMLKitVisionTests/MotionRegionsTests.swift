@@ -66,6 +66,60 @@ struct MotionRegionsTests {
         #expect(added.contains { $0.overlap(CellBox(minX: 110, minY: 70, maxX: 140, maxY: 100)) >= 0.8 }, "\(added)")
     }
 
+    /// A 320×240 frame (2 pixels per working cell) of a smooth pattern seen by a camera moved
+    /// `shift` pixels to the right, with a square at `square` (picture coordinates) if given.
+    static func drifted(shift: Int, square: CGRect?) throws -> LabImage {
+        let (w, h) = (320, 240)
+        var pixels = [UInt8](repeating: 0, count: w * h * 3)
+        for y in 0..<h {
+            for x in 0..<w {
+                let u = Double(x + shift)
+                var v = 110 + 30 * sin(u * 2 * .pi / 26) * cos(Double(y) * 2 * .pi / 34)
+                var colour = (v, v + 10, v - 10)
+                if let square, square.contains(CGPoint(x: Double(x) + 0.5, y: Double(y) + 0.5)) {
+                    v = 0
+                    colour = (200, 60, 60)
+                }
+                let o = (y * w + x) * 3
+                pixels[o] = UInt8(clamping: Int(colour.0.rounded()))
+                pixels[o + 1] = UInt8(clamping: Int(colour.1.rounded()))
+                pixels[o + 2] = UInt8(clamping: Int(colour.2.rounded()))
+            }
+        }
+        var working = try LabImage(try LocalizationTests.image(pixels, width: w, height: h), workingSize: 160)
+        working.smooth(radius: 1)
+        return working
+    }
+
+    @Test("A camera drifting by half a cell is compensated (compensatesHalfShifts): a new object is still found")
+    func halfCellDrift() throws {
+        // In cells (2 pixels each): the square at frame f ≥ 3 is at x = 30 + 4(f − 3), less the drift.
+        func expected(_ f: Int) -> CellBox {
+            CellBox(minX: 30 + 4 * (f - 3), minY: 30, maxX: 60 + 4 * (f - 3), maxY: 55)
+        }
+        func run(_ configuration: MotionRegions.Configuration) throws -> [[CellBox]] {
+            let motion = MotionRegions(configuration: configuration)
+            return try (0..<5).map { f in
+                // The camera is still for 3 frames, then drifts one pixel (half a cell) per frame,
+                // while a square comes into view and moves right.
+                let shift = max(f - 2, 0)
+                let square = f < 3 ? nil : CGRect(x: 60 + 8 * (f - 3) - shift, y: 60, width: 60, height: 50)
+                return motion.boxes(in: try Self.drifted(shift: shift, square: square))
+            }
+        }
+        let compensated = try run(.init())
+        #expect(compensated[1].isEmpty && compensated[2].isEmpty, "\(compensated)")
+        for f in 3..<5 {
+            #expect(compensated[f].contains { $0.overlap(expected(f)) >= 0.7 }, "frame \(f): \(compensated[f])")
+            #expect(compensated[f].count == 1, "frame \(f): \(compensated[f])")
+        }
+        // Without it the drift restarts the background: no regions in the first drifting frame.
+        var restarting = MotionRegions.Configuration()
+        restarting.compensatesHalfShifts = false
+        let restarted = try run(restarting)
+        #expect(restarted[3].isEmpty, "\(restarted)")
+    }
+
     @Test("reset() and a frame of another size forget the background")
     func resetAndResize() throws {
         let motion = MotionRegions()
@@ -108,7 +162,8 @@ struct MotionRegionsTests {
         for f in 0..<10 {
             let (image, square) = try frame(f)
             let objects = try stream.results(in: image)
-            // After the tracker's confirmation (4 sightings in 6 frames) the moving square is reported.
+            // After the tracker's confirmation (2 sightings in 3 frames for a moving region) the
+            // moving square is reported.
             if f >= 5 {
                 #expect(
                     objects.contains { LocalizationBenchmark.iou($0.frame, square) >= 0.5 }, "frame \(f): \(objects)")

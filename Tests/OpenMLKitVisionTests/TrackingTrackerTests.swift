@@ -274,6 +274,41 @@ struct TrackingTrackerTests {
         #expect(tracker.update([TrackerObservation(frame: late, score: 0.9)], imageSize: Self.size)[0].isConfirmed)
     }
 
+    @Test("A motion cue's observations are confirmed after movingConfirmationHits; others after confirmationHits")
+    func movingConfirmation() {
+        var configuration = ObjectTracker.Configuration()
+        configuration.confirmationHits = 4
+        configuration.confirmationWindow = 6
+        configuration.movingConfirmationHits = 2
+        configuration.movingConfirmationWindow = 3
+        configuration.maxMissedFramesTentative = 5
+        let tracker = ObjectTracker(configuration: configuration)
+        for _ in 0..<4 { _ = tracker.update([], imageSize: Self.size) }  // past the warm-up
+        let moving = CGRect(x: 40, y: 60, width: 50, height: 50)
+        let still = CGRect(x: 200, y: 100, width: 50, height: 50)
+        var flags = [(moving: Bool, still: Bool)]()
+        for _ in 0..<4 {
+            let result = tracker.update(
+                [
+                    TrackerObservation(frame: moving, score: 0.9, isMoving: true),
+                    TrackerObservation(frame: still, score: 0.9),
+                ], imageSize: Self.size)
+            flags.append((result[0].isConfirmed, result[1].isConfirmed))
+        }
+        #expect(flags.map(\.moving) == [false, true, true, true])
+        #expect(flags.map(\.still) == [false, false, false, true])
+        // Two sightings must fall within the moving window (3 frames): seen, unseen twice, seen is
+        // not enough (the tentative track is kept through the gap: maxMissedFramesTentative 5).
+        let late = CGRect(x: 120, y: 160, width: 40, height: 40)
+        var lateFlags = [Bool]()
+        for seen in [true, false, false, true, false, true] {
+            let result = tracker.update(
+                seen ? [TrackerObservation(frame: late, score: 0.9, isMoving: true)] : [], imageSize: Self.size)
+            if seen { lateFlags.append(result[0].isConfirmed) }
+        }
+        #expect(lateFlags == [false, false, true])
+    }
+
     @Test("confirmationHits 1 confirms every track at once; 3 in a window of 3 needs consecutive sightings")
     func confirmationSettings() {
         var immediate = ObjectTracker.Configuration()

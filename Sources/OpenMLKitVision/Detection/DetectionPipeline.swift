@@ -136,6 +136,8 @@ final class DetectionPipeline {
         let bounds = CGRect(x: 0, y: 0, width: image.width, height: image.height)
         var found: [(frame: CGRect, score: Float, labels: [ObjectLabel])]
         var classified = [(frame: CGRect, scores: [Float])]()
+        // Whether the regions are the motion cue's (their tracks are confirmed sooner).
+        var moving = false
         switch source {
         case .labelledModel(let model):
             found = try model.results(in: image).prefix(maxObjects).map {
@@ -144,7 +146,8 @@ final class DetectionPipeline {
         case .localizer(let localizer):
             let regions: [LocalizedRegion]
             if let motion, let saliency = localizer as? SaliencyLocalizer {
-                regions = try Self.streamRegions(in: image, saliency: saliency, motion: motion, maxCount: maxObjects)
+                (regions, moving) = try Self.streamRegions(
+                    in: image, saliency: saliency, motion: motion, maxCount: maxObjects)
             } else if let ranked = try classifierRankedRegions(in: image, localizer: localizer) {
                 regions = ranked.regions
                 classified = ranked.classified
@@ -173,7 +176,8 @@ final class DetectionPipeline {
         }
         let observations = found.map {
             TrackerObservation(
-                frame: $0.frame, score: $0.score, appearance: try? AppearanceDescriptor(image: image, region: $0.frame))
+                frame: $0.frame, score: $0.score, appearance: try? AppearanceDescriptor(image: image, region: $0.frame),
+                isMoving: moving)
         }
         let assignments = tracker.update(observations, imageSize: bounds.size)
         // Labels are smoothed over tentative tracks too, so that a track has its history when it is
@@ -228,16 +232,17 @@ final class DetectionPipeline {
 
     /// The built-in localizer's regions of one stream frame: the regions moving against the
     /// background of the frames before it, or the salient regions when nothing moves (or the camera
-    /// moved too much for the motion cue).
+    /// moved too much for the motion cue); `moving` says which (the tracker confirms moving
+    /// regions' tracks sooner).
     private static func streamRegions(
         in image: VisionImage, saliency: SaliencyLocalizer, motion: MotionRegions, maxCount: Int
-    ) throws -> [LocalizedRegion] {
+    ) throws -> (regions: [LocalizedRegion], moving: Bool) {
         let analysis = try saliency.saliency(of: image)
         let moving = motion.boxes(in: analysis.working)
         // Measured against showing both (moving first, then the salient regions overlapping none):
         // the salient regions next to moving objects were mostly background (docs/LOCALIZER.md).
-        guard moving.isEmpty else { return moving.prefix(max(maxCount, 0)).map(analysis.region(of:)) }
-        return analysis.regions(maxCount: maxCount)
+        guard moving.isEmpty else { return (moving.prefix(max(maxCount, 0)).map(analysis.region(of:)), true) }
+        return (analysis.regions(maxCount: maxCount), false)
     }
 
     /// Starts a new stream: forgets tracks (IDs are not reused) and zeroes a model's state.

@@ -22,6 +22,12 @@ extension ObjectTracker {
         /// been paired ``confirmationHits`` times to be confirmed (SORT's and ByteTrack's
         /// `min_hits` over a window, 1...64); a false box that flickers in and out is not confirmed.
         public var confirmationWindow = 6
+        /// ``confirmationHits`` for an observation a motion cue found (``TrackerObservation/isMoving``):
+        /// a region that moves against a still background is rarely a false box, so it is confirmed
+        /// sooner, within ``movingConfirmationWindow`` frames (docs/LOCALIZER.md).
+        public var movingConfirmationHits = 2
+        /// ``confirmationWindow`` for an observation a motion cue found.
+        public var movingConfirmationWindow = 3
         /// An unpaired observation scoring below this starts no track (ByteTrack's two-stage
         /// association: weak observations may continue an existing track, not begin one); it gets
         /// an identifier of its own and is not confirmed. 0 lets every observation start a track;

@@ -145,9 +145,8 @@ public final class ObjectTracker: @unchecked Sendable {
             tracks[t].scoreAverage =
                 (1 - Self.scoreWeight) * tracks[t].scoreAverage + Self.scoreWeight * (score.isFinite ? score : 0)
             tracks[t].recentHits |= 1
-            if tracks[t].hits(inLast: max(configuration.confirmationWindow, configuration.confirmationHits))
-                >= configuration.confirmationHits
-            {
+            let (needed, window) = confirmation(moving: observations[usable[o].index].isMoving)
+            if tracks[t].hits(inLast: max(window, needed)) >= needed {
                 tracks[t].isConfirmed = true
             }
             tracks[t].missed = 0
@@ -173,7 +172,7 @@ public final class ObjectTracker: @unchecked Sendable {
             }
             var track = Track(
                 id: nextID, frame: frameNumber, box: boxes[o], appearance: appearances[o], noise: configuration.noise)
-            track.isConfirmed = configuration.confirmationHits <= 1
+            track.isConfirmed = confirmation(moving: observations[usable[o].index].isMoving).hits <= 1
             track.scoreAverage = score.isFinite ? score : 0
             nextID += 1
             assignedTrack[o] = track.id
@@ -203,7 +202,8 @@ public final class ObjectTracker: @unchecked Sendable {
                 // Untrackable: an identifier of its own, never seen again.
                 let box = BoxGeometry.sanitized(observations[index].frame, in: bounds, minimumSide: 0) ?? .zero
                 assignments.append(
-                    TrackAssignment(observationIndex: index, trackingID: nextID, frame: box, age: 0, isConfirmed: false))
+                    TrackAssignment(observationIndex: index, trackingID: nextID, frame: box, age: 0, isConfirmed: false)
+                )
                 nextID += 1
             }
         }
@@ -264,6 +264,14 @@ public final class ObjectTracker: @unchecked Sendable {
     }
 
     /// Drops tracks lost for too long, with their label histories.
+    /// The observations needed, and the frames they must fall in, to confirm a track paired with
+    /// an observation (a motion cue's or another localizer's).
+    private func confirmation(moving: Bool) -> (hits: Int, window: Int) {
+        moving
+            ? (configuration.movingConfirmationHits, configuration.movingConfirmationWindow)
+            : (configuration.confirmationHits, configuration.confirmationWindow)
+    }
+
     private func retireTracks() {
         tracks.removeAll { track in
             let limit = track.isConfirmed ? configuration.maxMissedFrames : configuration.maxMissedFramesTentative

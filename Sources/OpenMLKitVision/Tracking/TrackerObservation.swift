@@ -10,11 +10,16 @@ public struct TrackerObservation: Sendable {
     /// The region's appearance; without it the tracker associates by motion alone and cannot
     /// re-identify an object that was lost.
     public var appearance: AppearanceDescriptor?
+    /// Whether a motion cue found it (a region moving against a still background): a track of
+    /// such observations is confirmed after ``ObjectTracker/Configuration/movingConfirmationHits``
+    /// rather than ``ObjectTracker/Configuration/confirmationHits``.
+    public var isMoving = false
 
     /// An observation with the given frame, score and (optional) appearance.
-    public init(frame: CGRect, score: Float, appearance: AppearanceDescriptor? = nil) {
+    public init(frame: CGRect, score: Float, appearance: AppearanceDescriptor? = nil, isMoving: Bool = false) {
         self.frame = frame
         self.score = score
         self.appearance = appearance
+        self.isMoving = isMoving
     }
 }
