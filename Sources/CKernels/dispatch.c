@@ -108,6 +108,7 @@ static void fill(omk_kernel_table *t, int x86, int arm) {
         t->q8_quantize_f32 = x86 >= 2 ? omk_q8_quantize_f32_avx512 : omk_q8_quantize_f32_avx2;
         t->q8_dwconv_fallback = x86 >= 3 ? 1 : 0;
         t->hybrid_finish = omk_hybrid_finish_avx2;
+        t->hybrid_quantize_i16 = x86 >= 2 ? omk_f32_quantize_i16_avx512 : omk_f32_quantize_i16_avx2;
     }
     if (x86 >= 2) {
         t->f32_gemm_8x32 = omk_f32_gemm_8x32_avx512;

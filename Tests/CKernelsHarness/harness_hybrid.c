@@ -264,7 +264,34 @@ static void test_finish(const char *name, const omk_kernel_table *t) {
     result(name, "hybrid_finish", cases, failed);
 }
 
+/// The table's hybrid_quantize_i16 against omk_f32_quantize_i16_avx2, value for value: lengths
+/// 1..100 (the vector body and its tails), symmetric and asymmetric ranges, exact halves (round
+/// away from zero), values far outside the range, ±inf and NaN.
+static void test_quantize_i16(const char *name, const omk_kernel_table *t) {
+    int cases = 0, failed = 0;
+    for (int it = 0; it < 300; it++) {
+        const size_t count = (size_t)(it < 100 ? it + 1 : rnd(1, 400));
+        float *x = malloc(count * sizeof(float));
+        const float scale_inv = it % 4 == 0 ? 1.0f : (float)rnd(1, 100000) / 1000.0f;
+        for (size_t i = 0; i < count; i++) {
+            const int kind = rnd(0, 29);
+            x[i] = kind == 0 ? NAN : (kind == 1 ? INFINITY : (kind == 2 ? -INFINITY : (kind == 3 ? 1e30f :
+                   (kind < 10 ? (float)rnd(-600, 600) / 2.0f : rndf()))));
+        }
+        const int symmetric = it % 2;
+        const int32_t offset = symmetric ? 0 : rnd(-128, 127);
+        int16_t *want = malloc(count * sizeof(int16_t)), *got = malloc(count * sizeof(int16_t));
+        omk_f32_quantize_i16_avx2(x, count, scale_inv, offset, symmetric ? -127 : -128, 127, want);
+        t->hybrid_quantize_i16(x, count, scale_inv, offset, symmetric ? -127 : -128, 127, got);
+        cases++;
+        failed += memcmp(want, got, count * sizeof(int16_t)) != 0;
+        free(x); free(want); free(got);
+    }
+    result(name, "hybrid_quantize_i16", cases, failed);
+}
+
 void test_hybrid(const char *name, const omk_kernel_table *t) {
+    if (t->hybrid_quantize_i16 && t->hybrid_quantize_i16 != omk_f32_quantize_i16_avx2) test_quantize_i16(name, t);
     if (t->hybrid_finish && t->hybrid_finish != omk_hybrid_finish) test_finish(name, t);
     if (t->hybrid_gemm) test_gemm(name, t);
     if (t->hybrid_conv) test_conv(name, t);

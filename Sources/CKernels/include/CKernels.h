@@ -620,6 +620,10 @@ typedef struct {
     /// omk_hybrid_finish, vectorized where the level allows (every entry bit-identical to it).
     void (*hybrid_finish)(const int32_t *acc, size_t count, const float *weight_scale, float batch_scale,
                           const float *bias, float lower, float upper, float *out);
+    /// The hybrid int16 path's activation quantization (omk_f32_quantize_i16_avx2's integers; NULL
+    /// below the AVX2 level, where the portable loop runs).
+    void (*hybrid_quantize_i16)(const float *x, size_t count, float scale_inv, int32_t offset, int32_t qmin,
+                                int32_t qmax, int16_t *out);
 } omk_kernel_table;
 
 /// This CPU's table (filled on the first call, thread-safe; never NULL).
