@@ -81,6 +81,7 @@ static void fill(omk_kernel_table *t, int x86, int arm) {
     t->f32_prelu = omk_f32_prelu_portable;
     t->f32_logistic = omk_f32_logistic_portable;
     t->f32_max_pixel = omk_f32_max_pixel_portable;
+    t->hybrid_finish = omk_hybrid_finish;
 #if defined(__x86_64__) || defined(__i386__)
     if (x86 >= 1) {
         t->name = x86 >= 3 ? "avx512+vnni" : (x86 >= 2 ? "avx512" : "avx2+fma");
@@ -108,6 +109,8 @@ static void fill(omk_kernel_table *t, int x86, int arm) {
         t->q8_dwconv_fallback = x86 >= 3 ? 1 : 0;
         t->q8_gemm = omk_q8_gemm_avx2;
         t->q8_conv = omk_q8_conv_avx2;
+        t->hybrid_finish = omk_hybrid_finish_avx2;
+        t->hybrid_quantize_i16 = x86 >= 2 ? omk_f32_quantize_i16_avx512 : omk_f32_quantize_i16_avx2;
     }
     if (x86 >= 2) {
         t->f32_gemm_8x32 = omk_f32_gemm_8x32_avx512;

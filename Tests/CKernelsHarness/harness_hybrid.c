@@ -236,7 +236,63 @@ static void test_quantize(const char *name) {
     result(name, "hybrid_quantize_u8", cases, failed);
 }
 
+/// The table's hybrid_finish against omk_hybrid_finish, bit for bit: every length 1..80 (the vector
+/// body and its tails), accumulators up to the int32 extremes, the ReLU/ReLU6/none clamps (a zero
+/// lower bound meets results of −0), and non-finite scales and biases (NaN and ±inf results).
+static void test_finish(const char *name, const omk_kernel_table *t) {
+    int cases = 0, failed = 0;
+    for (int it = 0; it < 400; it++) {
+        const size_t count = (size_t)(it < 80 ? it + 1 : rnd(1, 300));
+        int32_t *acc = malloc(count * sizeof(int32_t));
+        float *ws = malloc(count * sizeof(float)), *bias = malloc(count * sizeof(float));
+        float *want = malloc(count * sizeof(float)), *got = malloc(count * sizeof(float));
+        for (size_t c = 0; c < count; c++) {
+            const int kind = rnd(0, 19);
+            acc[c] = kind == 0 ? INT32_MIN : (kind == 1 ? INT32_MAX : (kind == 2 ? 0 : rnd(-2000000, 2000000)));
+            ws[c] = kind == 3 ? INFINITY : (kind == 4 ? NAN : (float)rnd(1, 100000) / 65536.0f);
+            bias[c] = kind == 5 ? -INFINITY : (kind == 6 ? -0.0f : (float)rnd(-1000, 1000) / 37.0f);
+        }
+        const float batch_scale = it % 11 == 0 ? 0.0f : (float)rnd(1, 100000) / 1048576.0f;
+        const float lower = it % 3 == 0 ? -INFINITY : (it % 3 == 1 ? 0.0f : -1.0f);
+        const float upper = it % 3 == 0 ? INFINITY : (it % 3 == 1 ? 6.0f : 1.0f);
+        omk_hybrid_finish(acc, count, ws, batch_scale, bias, lower, upper, want);
+        t->hybrid_finish(acc, count, ws, batch_scale, bias, lower, upper, got);
+        cases++;
+        failed += memcmp(want, got, count * sizeof(float)) != 0;
+        free(acc); free(ws); free(bias); free(want); free(got);
+    }
+    result(name, "hybrid_finish", cases, failed);
+}
+
+/// The table's hybrid_quantize_i16 against omk_f32_quantize_i16_avx2, value for value: lengths
+/// 1..100 (the vector body and its tails), symmetric and asymmetric ranges, exact halves (round
+/// away from zero), values far outside the range, ±inf and NaN.
+static void test_quantize_i16(const char *name, const omk_kernel_table *t) {
+    int cases = 0, failed = 0;
+    for (int it = 0; it < 300; it++) {
+        const size_t count = (size_t)(it < 100 ? it + 1 : rnd(1, 400));
+        float *x = malloc(count * sizeof(float));
+        const float scale_inv = it % 4 == 0 ? 1.0f : (float)rnd(1, 100000) / 1000.0f;
+        for (size_t i = 0; i < count; i++) {
+            const int kind = rnd(0, 29);
+            x[i] = kind == 0 ? NAN : (kind == 1 ? INFINITY : (kind == 2 ? -INFINITY : (kind == 3 ? 1e30f :
+                   (kind < 10 ? (float)rnd(-600, 600) / 2.0f : rndf()))));
+        }
+        const int symmetric = it % 2;
+        const int32_t offset = symmetric ? 0 : rnd(-128, 127);
+        int16_t *want = malloc(count * sizeof(int16_t)), *got = malloc(count * sizeof(int16_t));
+        omk_f32_quantize_i16_avx2(x, count, scale_inv, offset, symmetric ? -127 : -128, 127, want);
+        t->hybrid_quantize_i16(x, count, scale_inv, offset, symmetric ? -127 : -128, 127, got);
+        cases++;
+        failed += memcmp(want, got, count * sizeof(int16_t)) != 0;
+        free(x); free(want); free(got);
+    }
+    result(name, "hybrid_quantize_i16", cases, failed);
+}
+
 void test_hybrid(const char *name, const omk_kernel_table *t) {
+    if (t->hybrid_quantize_i16 && t->hybrid_quantize_i16 != omk_f32_quantize_i16_avx2) test_quantize_i16(name, t);
+    if (t->hybrid_finish && t->hybrid_finish != omk_hybrid_finish) test_finish(name, t);
     if (t->hybrid_gemm) test_gemm(name, t);
     if (t->hybrid_conv) test_conv(name, t);
     if (t->hybrid_gemm) test_quantize(name);

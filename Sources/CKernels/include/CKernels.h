@@ -213,6 +213,9 @@ void omk_q16_tap_pointers(const omk_q16_window *g, size_t first, size_t count, s
 /// batch_scale) + bias[c], lower, upper)`, each product rounded before the add, NaN passing the clamp.
 void omk_hybrid_finish(const int32_t *acc, size_t count, const float *weight_scale, float batch_scale,
                        const float *bias, float lower, float upper, float *out);
+/// omk_hybrid_finish on AVX2 (bit-identical to it; the table's `hybrid_finish` from the AVX2 level on).
+void omk_hybrid_finish_avx2(const int32_t *acc, size_t count, const float *weight_scale, float batch_scale,
+                            const float *bias, float lower, float upper, float *out);
 
 /// A dynamic-range (hybrid) GEMM on the 8-bit VNNI dot product, for `omk_hybrid_gemm_vnni` and
 /// `omk_hybrid_conv_vnni`. The activations are int8 values q, stored as the bytes q + 128; `weights`
@@ -622,6 +625,13 @@ typedef struct {
     void (*hybrid_conv)(const omk_hybrid_gemm_params *p, const omk_q8_im2col_params *g, size_t row_begin,
                         size_t row_end, size_t group_begin, size_t group_end, float *out, size_t ldo,
                         uint8_t *scratch);
+    /// omk_hybrid_finish, vectorized where the level allows (every entry bit-identical to it).
+    void (*hybrid_finish)(const int32_t *acc, size_t count, const float *weight_scale, float batch_scale,
+                          const float *bias, float lower, float upper, float *out);
+    /// The hybrid int16 path's activation quantization (omk_f32_quantize_i16_avx2's integers; NULL
+    /// below the AVX2 level, where the portable loop runs).
+    void (*hybrid_quantize_i16)(const float *x, size_t count, float scale_inv, int32_t offset, int32_t qmin,
+                                int32_t qmax, int16_t *out);
 } omk_kernel_table;
 
 /// This CPU's table (filled on the first call, thread-safe; never NULL).

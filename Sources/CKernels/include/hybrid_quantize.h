@@ -18,4 +18,9 @@ int omk_f32_minmax_avx2(const float *x, size_t count, float *lo, float *hi);
 void omk_f32_quantize_i16_avx2(const float *x, size_t count, float scale_inv, int32_t offset, int32_t qmin,
                                int32_t qmax, int16_t *out);
 
+/// omk_f32_quantize_i16_avx2 on 16 lanes, the same integers (the table's `hybrid_quantize_i16` at
+/// the AVX-512 levels). AVX-512 F/BW/VL/DQ; omk_cpu_level() >= 2.
+void omk_f32_quantize_i16_avx512(const float *x, size_t count, float scale_inv, int32_t offset, int32_t qmin,
+                                 int32_t qmax, int16_t *out);
+
 #endif

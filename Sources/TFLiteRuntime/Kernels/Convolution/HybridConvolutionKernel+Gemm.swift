@@ -11,6 +11,8 @@ extension HybridConvolutionKernel {
         let scales = UnsafePointer(batchScalePointer), pixelsPerImage = g.outputHeight * g.outputWidth
         let (lower, upper) = activation.floatRange
         let gemm = QuantizedIndirectGemm(rows: g.outputPixels, weights: packed)
+        // omk_hybrid_finish as the level's vectorized (bit-identical) entry.
+        let finishRow = CPUFeatures.kernels.hybrid_finish ?? omk_hybrid_finish
         // A 1x1, stride-1, unpadded convolution reads output pixel p's input pixel p.
         let pointwise = g.taps == 1 && g.outputHeight == g.inputHeight && g.outputWidth == g.inputWidth
             && g.padTop == 0 && g.padLeft == 0
@@ -36,7 +38,7 @@ extension HybridConvolutionKernel {
                     },
                     finish: { p, acc in
                         let batchScale = oneImage ? scales[0] : scales[p / pixelsPerImage]
-                        omk_hybrid_finish(acc, channels, weightScale, batchScale, bias, lower, upper, y + p * channels)
+                        finishRow(acc, channels, weightScale, batchScale, bias, lower, upper, y + p * channels)
                     })
             }
         }

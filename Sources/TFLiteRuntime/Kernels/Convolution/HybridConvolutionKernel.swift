@@ -289,7 +289,9 @@ final class HybridConvolutionKernel: OpKernel {
         if p.allZero {
             out.update(repeating: 0, count: batchSize)
         } else {
-            omk_f32_quantize_i16_avx2(x, batchSize, p.scaleInv, p.offset, symmetric ? -127 : -128, 127, out)
+            // The level's widest form of omk_f32_quantize_i16_avx2 (the same integers).
+            let quantize = CPUFeatures.kernels.hybrid_quantize_i16 ?? omk_f32_quantize_i16_avx2
+            quantize(x, batchSize, p.scaleInv, p.offset, symmetric ? -127 : -128, 127, out)
         }
         return true
     }
