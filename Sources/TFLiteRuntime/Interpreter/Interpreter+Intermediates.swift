@@ -27,7 +27,7 @@ extension Interpreter {
         var failure: Error?
         try withoutActuallyEscaping(body) { body in
             try Interpreter.mapErrors {
-                try executor.invoke { node, _ in
+                try executor.invoke(fused: false) { node, _ in
                     guard failure == nil else { return }
                     do {
                         let outputs = self.executor.nodes[node].outputs

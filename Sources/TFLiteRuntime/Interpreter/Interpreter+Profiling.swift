@@ -14,6 +14,8 @@ extension Interpreter {
     /// Runs the model like ``invoke()`` and returns each operator's time, in execution order.
     ///
     /// The timing adds two clock reads per node; use plain `invoke()` to measure whole runs.
+    /// A RELU-like node that runs inside the ADD before it (see `ClampFusion`) is not listed: its
+    /// time is part of that ADD's.
     public func invokeProfiled() throws -> [OperatorTiming] {
         let names = executor.nodeNames
         var timings = [OperatorTiming]()

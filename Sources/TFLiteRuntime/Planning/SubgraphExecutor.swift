@@ -16,6 +16,8 @@ final class SubgraphExecutor {
     private var steps: [Step] = []
     /// The nodes evaluated at prepare (their outputs bound to constants held here), by node index.
     private var folds: [Int: FoldedOutputs] = [:]
+    /// The ADD + clamp pairs run as one pass, rebuilt by every `allocate()`.
+    private var fusions: [ClampFusion] = []
     /// `steps` again, unretained, so that the loop reads them without reference counting (the
     /// array above keeps them alive).
     private var unretainedSteps: [Unmanaged<Step>] = []
@@ -218,11 +220,18 @@ final class SubgraphExecutor {
             if deferred[n] { node.outputs.forEach { $0.isDynamic = true } }
             release.afterPreparing(step: step, kernels: kernels)
         }
-        try planArena()
-        steps = order.map {
-            Step(node: nodes[$0], kernel: kernels[$0], index: $0, deferred: deferred[$0], folded: folds[$0]?.isActive == true)
+        fusions = ClampFusion.find(graph, order: order, nodes: nodes, kernels: kernels) {
+            deferred[$0] || self.folds[$0]?.isActive == true
         }
-        unretainedSteps = steps.filter { !$0.folded }.map { Unmanaged.passUnretained($0) }
+        try planArena()
+        let byProducer = Dictionary(uniqueKeysWithValues: fusions.map { ($0.producer, $0) })
+        let absorbed = Set(fusions.map(\.consumer))
+        steps = order.map {
+            Step(
+                node: nodes[$0], kernel: kernels[$0], index: $0, deferred: deferred[$0],
+                folded: folds[$0]?.isActive == true, fusion: byProducer[$0], absorbed: absorbed.contains($0))
+        }
+        unretainedSteps = steps.filter { !$0.folded && !$0.absorbed }.map { Unmanaged.passUnretained($0) }
         isAllocated = true
     }
 
@@ -251,9 +260,14 @@ final class SubgraphExecutor {
         var first = [Int: Int]()
         var lastUse = [Int: Int]()
         let pinned = Set(graph.inputs).union(graph.outputs)
+        // A fused clamp's output is written by the ADD before it: it lives from the ADD's step on, so
+        // that it shares no memory with the ADD's inputs.
+        let absorbed = Set(fusions.map(\.consumer))
         for (step, n) in order.enumerated() {
             let op = graph.operators[n]
-            for t in op.outputs + op.intermediates where first[t] == nil { first[t] = step }
+            let written = absorbed.contains(n) ? max(step - 1, 0) : step
+            for t in op.outputs where first[t] == nil { first[t] = written }
+            for t in op.intermediates where first[t] == nil { first[t] = step }
             for t in op.inputs + op.intermediates where t >= 0 { lastUse[t] = step }
             for t in op.inputs where t >= 0 && first[t] == nil { first[t] = 0 }
         }
@@ -294,8 +308,10 @@ final class SubgraphExecutor {
     }
 
     /// Runs every node in order; `timing`, when given, receives each node's index and duration in
-    /// nanoseconds after it ran.
-    func invoke(timing: ((Int, UInt64) -> Void)? = nil) throws {
+    /// nanoseconds after it ran. With `fused` false, the ADD + clamp pairs of `ClampFusion` run as
+    /// two nodes (each node's own outputs are then written, for callers that observe them all); with
+    /// it true, a fused clamp is not reported (its ADD's time includes it).
+    func invoke(fused: Bool = true, timing: ((Int, UInt64) -> Void)? = nil) throws {
         guard isAllocated else { throw InterpreterError.allocateTensorsRequired }
         guard !isInvoking else {
             throw RuntimeError("subgraph \(subgraphIndex) is already running (a control-flow operator calls it recursively)")
@@ -309,29 +325,34 @@ final class SubgraphExecutor {
         if let timing {
             for step in steps {
                 if cancellation.isRaised { throw RuntimeError.cancelled }
+                if fused && step.absorbed { continue }
                 let start = DispatchTime.now().uptimeNanoseconds
                 defer { timing(step.index, DispatchTime.now().uptimeNanoseconds - start) }
                 // A node folded at prepare is reported (its outputs hold its values) but not run.
-                if !step.folded { try run(step) }
+                if !step.folded { try run(step, fused: fused) }
             }
             return
         }
         try unretainedSteps.withUnsafeBufferPointer { steps in
             for step in steps {
                 if cancellation.isRaised { throw RuntimeError.cancelled }
-                try step._withUnsafeGuaranteedRef { try run($0) }
+                try step._withUnsafeGuaranteedRef { try run($0, fused: true) }
             }
         }
     }
 
     /// Runs one node: its run-time prepare when it has one, then its kernel.
     @inline(__always)
-    private func run(_ step: Step) throws {
+    private func run(_ step: Step, fused: Bool) throws {
         let node = step.node
         if step.deferred { try prepareDeferred(step) }
         node.isRunning = true
         defer { node.isRunning = false }
-        try step.kernel.eval(node)
+        if fused, let fusion = step.fusion {
+            try fusion.add.evalFused(node, into: fusion.destination, lower: fusion.lower, upper: fusion.upper)
+        } else {
+            try step.kernel.eval(node)
+        }
     }
 
     /// Prepares a deferred node at run time, as LiteRT re-prepares only what a resize can change: a
@@ -369,6 +390,8 @@ final class SubgraphExecutor {
     /// that shape arithmetic on constants leaves no node deferred).
     var foldedNodeCount: Int { steps.filter(\.folded).count }
     var deferredNodeCount: Int { steps.filter(\.deferred).count }
+    /// How many ADD + clamp pairs run as one pass (tests check which models fuse).
+    var fusedNodeCount: Int { fusions.count }
 
     /// The operator name of each node, for profiling and inspection.
     var nodeNames: [String] { nodes.map(\.opName) }
@@ -405,6 +428,10 @@ private final class Step {
     let deferred: Bool
     /// Whether the node was evaluated at prepare (constant inputs): the fast loop leaves it out.
     let folded: Bool
+    /// For an ADD that runs the clamp after it too: the pair; and whether this node is such a clamp
+    /// (the fast loop leaves it out).
+    let fusion: ClampFusion?
+    let absorbed: Bool
     /// The node's inputs, unretained (the node holds them): a deferred node reads their layout
     /// versions on every invoke.
     let inputs: [Unmanaged<RuntimeTensor>]
@@ -413,12 +440,14 @@ private final class Step {
     var preparedSignature: Int?
     var valueDependent: Bool?
 
-    init(node: Node, kernel: OpKernel, index: Int, deferred: Bool, folded: Bool) {
+    init(node: Node, kernel: OpKernel, index: Int, deferred: Bool, folded: Bool, fusion: ClampFusion?, absorbed: Bool) {
         self.node = node
         self.kernel = kernel
         self.index = index
         self.deferred = deferred
         self.folded = folded
+        self.fusion = fusion
+        self.absorbed = absorbed
         inputs = node.inputs.compactMap { $0.map { Unmanaged.passUnretained($0) } }
     }
 }

@@ -76,6 +76,19 @@ final class UnaryKernel: OpKernel {
         }
     }
 
+    /// RELU and its bounded forms on float32: the range they clamp to, which the ADD before them may
+    /// apply in its own pass (`ClampFusion`); nil for the other operators and types.
+    func floatClampRange(_ node: Node) -> (lower: Float, upper: Float)? {
+        guard let x = node.optionalInput(0), x.type == .float32 else { return nil }
+        switch op {
+        case .relu: return (0, .infinity)
+        case .relu6: return (0, 6)
+        case .reluN1To1: return (-1, 1)
+        case .relu0To1: return (0, 1)
+        default: return nil
+        }
+    }
+
     private func runFloat(_ node: Node, _ x: UnsafeMutableBufferPointer<Float>, _ y: UnsafeMutableBufferPointer<Float>)
         throws
     {

@@ -159,6 +159,32 @@ final class BinaryElementwiseKernel: OpKernel {
         }
     }
 
+    /// Whether this node is a float32 ADD of two same-shaped inputs, the case `evalFused` runs.
+    func isFusableFloatAdd(_ node: Node) -> Bool {
+        op == .add && plan?.kind == .elementwise && (try? node.input(0).type) == .float32
+    }
+
+    /// This ADD and the RELU-like clamp after it (`ClampFusion`) in one pass: each thread adds its
+    /// range into `destination`, the clamp's output, and clamps that range in place while it is in
+    /// cache. Every element goes through the same two C loops as when the nodes run apart, so the
+    /// bits are the same; what goes is the clamp's fork/join and its pass over memory.
+    func evalFused(_ node: Node, into destination: RuntimeTensor, lower clampLower: Float, upper clampUpper: Float)
+        throws
+    {
+        guard let plan, isFusableFloatAdd(node) else { throw node.error("fused eval of a node that cannot be fused") }
+        let a = try node.elementwiseBuffer(try node.input(0), Float.self, role: "input 0")
+        let b = try node.elementwiseBuffer(try node.input(1), Float.self, role: "input 1")
+        let out = try node.elementwiseBuffer(destination, Float.self, role: "fused output")
+        guard out.count == plan.outputCount else { throw node.error("fused output is not sized for the sum") }
+        guard let pa = a.baseAddress, let pb = b.baseAddress, let y = out.baseAddress else { return }
+        let (lower, upper) = Float.activationRange(activation)
+        parallelFor(plan.outputCount, threads: node.threadCount, minimumPerThread: op.minimumPerThread) { range in
+            let start = range.lowerBound
+            omk_f32_add(pa + start, pb + start, y + start, range.count, lower, upper)
+            omk_f32_clamp(y + start, y + start, range.count, clampLower, clampUpper)
+        }
+    }
+
     private func runHalf(_ node: Node, _ plan: BroadcastPlan) throws {
         let f: (Float, Float) -> Float
         switch op {
