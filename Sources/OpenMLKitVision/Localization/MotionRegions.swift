@@ -14,7 +14,8 @@ import Foundation
 /// The background does not adapt where a cell is foreground (`foregroundAdaptation` × the rate, 0),
 /// so a slowly moving object neither fades into it nor leaves a trail behind it; a foreground
 /// cell that has not changed for `stationaryFrames` frames is taken into the background at once
-/// (an object that stopped, a change of the scene). A component in which fewer than
+/// (an object that stopped, a change of the scene) when its colour continues the background next to
+/// it (`stationaryMatchRadius`). A component in which fewer than
 /// `minimumChangedFraction` of the cells changed since the previous frame (by the same noise rule)
 /// is not moving: the "ghost" an object leaves where it stood when the background started, or an
 /// object that stopped. It proposes nothing and is taken into the background at once.
@@ -25,7 +26,10 @@ import Foundation
 /// moves with the camera and the foreground threshold rises to `shiftedNoiseFactor` × the median,
 /// since the camera's true shift is not whole cells. A shift by half a cell (a slow drift) is
 /// compensated too (`compensatesHalfShifts`): the background is interpolated half a cell over and
-/// each cell is compared with the range of its neighbours' background values. When more than
+/// each cell is compared with the range of its neighbours' background values. With `refinesShifts`
+/// (the default) either shift is then measured to a quarter of a cell, the background moved by it
+/// with bilinear interpolation, and each cell compared with its neighbours' range at the usual
+/// noise factor — a real camera's drift is rarely whole or half cells. When more than
 /// `maximumMovingFraction` of the cells differ (a cut), or a shift is not compensated, there are
 /// no regions and the background restarts from the frame. The first frame of a stream, or one of
 /// another size, only starts the background.
@@ -40,6 +44,13 @@ final class MotionRegions {
         var foregroundAdaptation: Float = 0
         /// A foreground cell unchanged for this many frames becomes background.
         var stationaryFrames = 2
+        /// A foreground cell unchanged for `stationaryFrames` is taken into the background only
+        /// when its colour is within the foreground threshold of the background at a cell within
+        /// this many cells that is not foreground: the ghost an object leaves where it stood when
+        /// the background started shows the scene behind it, which continues its surroundings,
+        /// while the inside of a slowly moving object of even colour does not change but does not
+        /// look like its surroundings either (0: every such cell, the behaviour before).
+        var stationaryMatchRadius = 3
         /// Foreground: difference above this many times the frame's median difference.
         var noiseFactor: Float = 3
         /// Foreground: difference above this many ΔE at least.
@@ -67,6 +78,13 @@ final class MotionRegions {
         /// The noise factor in a frame whose background was shifted: the shift is whole cells, the
         /// camera's is not, so every edge of the scene differs a little.
         var shiftedNoiseFactor: Float = 12
+        /// When the camera moved, measure its shift to a quarter of a cell around the whole- or
+        /// half-cell one found, move the background by it (bilinear interpolation) and compare each
+        /// cell with the range of its neighbours' background values, with `refinedNoiseFactor`
+        /// (instead of `shiftedNoiseFactor` or the half-cell interpolation).
+        var refinesShifts = true
+        /// The noise factor in a frame whose background was moved by a refined shift.
+        var refinedNoiseFactor: Float = 3
     }
 
     let configuration: Configuration
@@ -107,13 +125,26 @@ final class MotionRegions {
         }
         defer { previous = working.channels }
         var noiseFactor = configuration.noiseFactor
-        // After a half-cell shift the difference allows for what is left of it (below).
+        // After a half-cell or refined shift the difference allows for what is left of it (below).
         var tolerant = false
+        var refined = false
         switch cameraMotion(working) {
         case .still: break
+        case .shifted(let dx, let dy) where configuration.compensatesShifts && configuration.refinesShifts:
+            let (sx, sy) = refinedShift(working, x: Float(dx), y: Float(dy))
+            alignFractional(to: working, sx: sx, sy: sy)
+            tolerant = true
+            refined = true
+            noiseFactor = configuration.refinedNoiseFactor
         case .shifted(let dx, let dy) where configuration.compensatesShifts:
             align(to: working, dx: dx, dy: dy)
             noiseFactor = configuration.shiftedNoiseFactor
+        case .halfShifted(let hx, let hy) where configuration.compensatesHalfShifts && configuration.refinesShifts:
+            let (sx, sy) = refinedShift(working, x: Float(hx) / 2, y: Float(hy) / 2)
+            alignFractional(to: working, sx: sx, sy: sy)
+            tolerant = true
+            refined = true
+            noiseFactor = configuration.refinedNoiseFactor
         case .halfShifted(let hx, let hy) where configuration.compensatesHalfShifts:
             alignHalf(to: working, hx: hx, hy: hy)
             tolerant = true
@@ -125,8 +156,12 @@ final class MotionRegions {
             tolerant
             ? neighbourhoodDifference(working.channels, background) : Self.difference(working.channels, background)
         let threshold = foregroundThreshold(difference, factor: noiseFactor)
+        // Whether each cell changed since the previous frame. After a refined shift the previous
+        // frame lies within an eighth of a cell of this one, so the plain difference is used: the
+        // neighbourhood range would hide the change inside a textured object that moves by less
+        // than a cell, and the object would be taken into the background as standing still.
         let change =
-            tolerant
+            tolerant && !refined
             ? neighbourhoodDifference(working.channels, previous) : Self.difference(working.channels, previous)
         let changeThreshold = foregroundThreshold(change, factor: noiseFactor)
         var mask = difference.map { $0 > threshold }
@@ -136,9 +171,18 @@ final class MotionRegions {
             return []
         }
         var rates = updateRates(foreground: mask)
+        let matchRadius = min(max(configuration.stationaryMatchRadius, 0), 16)
+        let foreground = mask
         for i in 0..<count {
             unchanged[i] = change[i] > changeThreshold ? 0 : unchanged[i] + 1
-            if mask[i], unchanged[i] >= configuration.stationaryFrames { rates[i] = 1 }
+            if mask[i], unchanged[i] >= configuration.stationaryFrames {
+                if matchRadius == 0
+                    || looksLikeBackground(
+                        i, working.channels, foreground: foreground, radius: matchRadius, threshold: threshold)
+                {
+                    rates[i] = 1
+                }
+            }
         }
         // Opening removes specks of noise; closing joins the parts of one object (a fish's outline
         // and its middle move by different amounts).
@@ -216,6 +260,91 @@ final class MotionRegions {
         }
         background = (0..<3).map { c in shifted(background[c], fill: working.channels[c]) }
         previous = (0..<3).map { c in shifted(previous[c], fill: working.channels[c]) }
+    }
+
+    /// The camera's shift in cells (the previous frame's point (x + sx, y + sy) is this frame's
+    /// (x, y)), measured to a quarter of a cell within half a cell of (`x`, `y`): the offset whose
+    /// bilinearly interpolated previous frame has the smallest mean absolute L\* difference from
+    /// this one over the cells every candidate covers (every other row).
+    private func refinedShift(_ working: LabImage, x: Float, y: Float) -> (Float, Float) {
+        let margin = Int(max(abs(x), abs(y)).rounded(.up)) + 2
+        guard width > 2 * margin + 4, height > 2 * margin + 4 else { return (x, y) }
+        let now = working.channels[0]
+        let before = previous[0]
+        let w = width
+        func error(_ sx: Float, _ sy: Float) -> Float {
+            let (ox, oy) = (Int(sx.rounded(.down)), Int(sy.rounded(.down)))
+            let (fx, fy) = (sx - Float(ox), sy - Float(oy))
+            let (w00, w10, w01, w11) = ((1 - fx) * (1 - fy), fx * (1 - fy), (1 - fx) * fy, fx * fy)
+            var total: Float = 0
+            var n = 0
+            for row in stride(from: margin, to: height - margin, by: 2) {
+                let a = (row + oy) * w + ox
+                for col in margin..<(w - margin) {
+                    let i = a + col
+                    let v = w00 * before[i] + w10 * before[i + 1] + w01 * before[i + w] + w11 * before[i + w + 1]
+                    total += abs(now[row * w + col] - v)
+                    n += 1
+                }
+            }
+            return total / Float(max(n, 1))
+        }
+        var best = (error: Float.infinity, x: x, y: y)
+        for j in -2...2 {
+            for i in -2...2 {
+                let (sx, sy) = (x + Float(i) / 4, y + Float(j) / 4)
+                let e = error(sx, sy)
+                if e < best.error { best = (e, sx, sy) }
+            }
+        }
+        return (best.x, best.y)
+    }
+
+    /// Moves the background and the previous frame by (`sx`, `sy`) cells, interpolated
+    /// bilinearly (cells coming into view take this frame's values), and the stillness counts by
+    /// the nearest whole cells.
+    private func alignFractional(to working: LabImage, sx: Float, sy: Float) {
+        let (ox, oy) = (Int(sx.rounded(.down)), Int(sy.rounded(.down)))
+        let (fx, fy) = (sx - Float(ox), sy - Float(oy))
+        let (w00, w10, w01, w11) = ((1 - fx) * (1 - fy), fx * (1 - fy), (1 - fx) * fy, fx * fy)
+        let w = width
+        func shifted(_ plane: [Float], fill: [Float]) -> [Float] {
+            (0..<plane.count).map { i in
+                let (x, y) = (i % w + ox, i / w + oy)
+                guard x >= 0, x + 1 < w, y >= 0, y + 1 < height else { return fill[i] }
+                let a = y * w + x
+                return w00 * plane[a] + w10 * plane[a + 1] + w01 * plane[a + w] + w11 * plane[a + w + 1]
+            }
+        }
+        background = (0..<3).map { c in shifted(background[c], fill: working.channels[c]) }
+        previous = (0..<3).map { c in shifted(previous[c], fill: working.channels[c]) }
+        let (dx, dy) = (Int(sx.rounded()), Int(sy.rounded()))
+        if dx != 0 || dy != 0 {
+            unchanged = (0..<unchanged.count).map { i in
+                let (x, y) = (i % w + dx, i / w + dy)
+                return x >= 0 && x < w && y >= 0 && y < height ? unchanged[y * w + x] : 0
+            }
+        }
+    }
+
+    /// Whether cell `i` of `frame` lies within `threshold` ΔE of the background at some cell within
+    /// `radius` that is not foreground.
+    private func looksLikeBackground(
+        _ i: Int, _ frame: [[Float]], foreground: [Bool], radius: Int, threshold: Float
+    ) -> Bool {
+        let (x, y) = (i % width, i / width)
+        let limit = threshold * threshold
+        for yy in max(y - radius, 0)...min(y + radius, height - 1) {
+            for xx in max(x - radius, 0)...min(x + radius, width - 1) {
+                let j = yy * width + xx
+                guard !foreground[j] else { continue }
+                let dl = frame[0][i] - background[0][j]
+                let da = frame[1][i] - background[1][j]
+                let db = frame[2][i] - background[2][j]
+                if dl * dl + da * da + db * db <= limit { return true }
+            }
+        }
+        return false
     }
 
     /// Starts the background again from `working` (the camera moved).
