@@ -119,9 +119,8 @@ struct SeedObjectDetectionTests {
         let image = try VisionImage(contentsOfFile: Self.photo)
 
         // --- seed: process(_:completion:) ---
-        nonisolated(unsafe) let frame = image
         let viaCompletion: [Object] = try await withCheckedThrowingContinuation { continuation in
-            objectDetector.process(frame) { objects, error in
+            objectDetector.process(image) { objects, error in
                 guard error == nil, let objects = objects, !objects.isEmpty else {
                     return continuation.resume(throwing: error ?? VisionError.invalidOptions(detail: "no objects"))
                 }
