@@ -1,7 +1,7 @@
 """Writes Tests/OpenMLKitVisionTests/CodecFixtures.swift: small images in the codec variants the
 shared photos do not cover, each with the RGB pixels Pillow decodes from it.
 
-Variants: greyscale, progressive and 4:2:2/4:4:4 JPEGs, a CMYK JPEG (must be rejected), palette,
+Variants: greyscale, progressive and 4:2:2/4:4:4 JPEGs, a CMYK JPEG (Adobe-inverted, as Photoshop writes them), palette,
 palette+tRNS, grey, grey+alpha, 16-bit PNGs and a PNG with an eXIf orientation (stored pixels given), and 1/4/8-bit palette, 32-bit and top-down
 BMPs. Images are tiny (13x9) and embedded as base64 so the test target needs no resources.
 Deterministic: the same Pillow gives the same file.
@@ -95,9 +95,6 @@ def cases() -> list[tuple[str, bytes, bytes | None]]:
     ]
     result = []
     for name, data in out:
-        if name == "jpeg_cmyk":
-            result.append((name, data, None))
-            continue
         image = Image.open(io.BytesIO(data))
         if image.mode == "I;16":
             # Pillow clips 16-bit samples when converting; libpng (and we) keep the high byte.

@@ -99,4 +99,36 @@ struct CorruptImageTests {
         for offset in [sof + 5, sof + 7] { (bytes[offset], bytes[offset + 1]) = (0x75, 0x30) }
         #expect(throws: VisionError.self) { try VisionImage(data: Data(bytes)) }
     }
+
+    @Test("GIF, TIFF, WebP, HEIC and AVIF files are refused with the format's name; unknown bytes with their first four")
+    func otherFormatsNamed() throws {
+        func header(_ text: String, at offset: Int = 0, prefix: [UInt8] = []) -> Data {
+            var bytes = prefix + [UInt8](repeating: 0, count: max(0, offset - prefix.count)) + Array(text.utf8)
+            bytes += [UInt8](repeating: 0, count: 32)
+            return Data(bytes)
+        }
+        let cases: [(Data, String)] = [
+            (header("GIF89a"), "GIF"),
+            (Data([0x49, 0x49, 0x2A, 0x00] + [UInt8](repeating: 0, count: 16)), "TIFF"),
+            (Data([0x4D, 0x4D, 0x00, 0x2A] + [UInt8](repeating: 0, count: 16)), "TIFF"),
+            (header("WEBPVP8 ", at: 8, prefix: Array("RIFF".utf8)), "WebP"),
+            (header("ftypheic", at: 4), "HEIC"),
+            (header("ftypmif1", at: 4), "HEIF"),
+            (header("ftypavif", at: 4), "AVIF"),
+        ]
+        for (data, name) in cases {
+            do {
+                _ = try VisionImage(data: data)
+                Issue.record("\(name) decoded")
+            } catch VisionError.unsupportedFormat(let detail) {
+                #expect(detail.hasPrefix("\(name) is not decoded here"), "\(detail)")
+            }
+        }
+        do {
+            _ = try VisionImage(data: Data([0x01, 0x02, 0x03, 0x04, 0x05]))
+            Issue.record("unknown bytes decoded")
+        } catch VisionError.unsupportedFormat(let detail) {
+            #expect(detail == "not JPEG, PNG or BMP (starts with 1 2 3 4)", "\(detail)")
+        }
+    }
 }

@@ -18,7 +18,7 @@
 #define OMK_MAX_PIXELS (1u << 27)
 
 /// Decodes a baseline or progressive JPEG to tightly packed RGB8 (3 bytes per pixel).
-/// Grayscale and YCbCr files are converted to RGB; CMYK files are rejected.
+/// Grayscale, YCbCr and CMYK/YCCK files are converted to RGB (CMYK without a colour profile, as Pillow does).
 /// Returns 0 on success; otherwise writes a NUL-terminated message of at most `error_size` bytes.
 int omk_jpeg_decode(const uint8_t *data, size_t size, uint8_t **pixels, uint32_t *width, uint32_t *height,
                     char *error, size_t error_size);

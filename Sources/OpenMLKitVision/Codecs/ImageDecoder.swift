@@ -21,7 +21,31 @@ enum ImageDecoder {
             return (try BMPDecoder.decode(bytes), .up)
         }
         let head = bytes.prefix(4).map { String($0, radix: 16) }.joined(separator: " ")
+        if let name = knownFormat(bytes) {
+            throw VisionError.unsupportedFormat(
+                detail: "\(name) is not decoded here: only JPEG, PNG and BMP (starts with \(head)); convert it first")
+        }
         throw VisionError.unsupportedFormat(detail: "not JPEG, PNG or BMP (starts with \(head))")
+    }
+
+    /// The name of a common image format this decoder does not read, from its signature.
+    static func knownFormat(_ bytes: UnsafeRawBufferPointer) -> String? {
+        func starts(_ signature: [UInt8], at offset: Int = 0) -> Bool {
+            bytes.count >= offset + signature.count
+                && signature.indices.allSatisfy { bytes[offset + $0] == signature[$0] }
+        }
+        if starts(Array("GIF8".utf8)) { return "GIF" }
+        if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return "TIFF" }
+        if starts(Array("RIFF".utf8)), starts(Array("WEBP".utf8), at: 8) { return "WebP" }
+        if starts(Array("ftyp".utf8), at: 4) {
+            for (brand, name) in [
+                ("heic", "HEIC"), ("heix", "HEIC"), ("hevc", "HEIC"), ("mif1", "HEIF"), ("msf1", "HEIF"),
+                ("avif", "AVIF"),
+            ] where starts(Array(brand.utf8), at: 8) {
+                return name
+            }
+        }
+        return nil
     }
 
     static func decodeJPEG(_ bytes: UnsafeRawBufferPointer) throws -> PixelBuffer {
