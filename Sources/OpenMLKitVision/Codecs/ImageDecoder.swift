@@ -22,13 +22,20 @@ enum ImageDecoder {
         }
         let head = bytes.prefix(4).map { String($0, radix: 16) }.joined(separator: " ")
         if let name = knownFormat(bytes) {
+            #if canImport(ImageIO)
+            // Apple platforms: ImageIO reads these (HEIC is what iPhone cameras write).
+            let (buffer, orientation) = try ImageIOCodec.decode(bytes, format: name)
+            return (buffer, orientation ?? .up)
+            #else
             throw VisionError.unsupportedFormat(
                 detail: "\(name) is not decoded here: only JPEG, PNG and BMP (starts with \(head)); convert it first")
+            #endif
         }
         throw VisionError.unsupportedFormat(detail: "not JPEG, PNG or BMP (starts with \(head))")
     }
 
-    /// The name of a common image format this decoder does not read, from its signature.
+    /// The name of a common image format that only ImageIO reads (on Apple platforms), from its
+    /// signature.
     static func knownFormat(_ bytes: UnsafeRawBufferPointer) -> String? {
         func starts(_ signature: [UInt8], at offset: Int = 0) -> Bool {
             bytes.count >= offset + signature.count
