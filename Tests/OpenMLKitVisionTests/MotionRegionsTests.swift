@@ -162,6 +162,36 @@ struct MotionRegionsTests {
         #expect((3..<9).contains { f in !absorbed[f].contains { $0.overlap(expected(f)) >= 0.7 } }, "\(absorbed)")
     }
 
+    @Test("Two objects joined by a narrow neck of foreground are two regions (neckDepth); 0 keeps one")
+    func narrowNeckSplits() throws {
+        // Two 24-pixel squares joined by a bar 4 pixels high (1 pixel per cell here).
+        let left = CGRect(x: 30, y: 40, width: 24, height: 24)
+        let right = CGRect(x: 66, y: 40, width: 24, height: 24)
+        let bar = CGRect(x: 54, y: 50, width: 12, height: 4)
+        func run(_ configuration: MotionRegions.Configuration) throws -> [CellBox] {
+            let motion = MotionRegions(configuration: configuration)
+            _ = motion.boxes(in: try Self.frame())
+            _ = motion.boxes(in: try Self.frame())
+            return motion.boxes(in: try Self.frame([left, right, bar].map { ($0, Self.colour) }))
+        }
+        let split = try run(.init())
+        #expect(split.count == 2, "\(split)")
+        for square in [left, right] {
+            let cells = CellBox(
+                minX: Int(square.minX), minY: Int(square.minY), maxX: Int(square.maxX), maxY: Int(square.maxY))
+            #expect(split.contains { $0.overlap(cells) >= 0.7 }, "\(square): \(split)")
+        }
+        var whole = MotionRegions.Configuration()
+        whole.neckDepth = 0
+        let joined = try run(whole)
+        #expect(joined.count == 1, "\(joined)")
+        // A square alone (no neck) stays one region.
+        let motion = MotionRegions()
+        _ = motion.boxes(in: try Self.frame())
+        _ = motion.boxes(in: try Self.frame())
+        #expect(motion.boxes(in: try Self.frame([(left, Self.colour)])).count == 1)
+    }
+
     @Test("reset() and a frame of another size forget the background")
     func resetAndResize() throws {
         let motion = MotionRegions()

@@ -8,8 +8,8 @@ import Foundation
 /// Stauffer and Grimson, 1999). A cell differs from it by its ΔE; cells differing by more than
 /// `noiseFactor` × the frame's median difference (the noise of the camera and compression; at
 /// least `minimumDifference` ΔE) are foreground. The foreground mask is opened and closed, split
-/// into 8-connected components, and each component of at least `minimumAreaFraction` of the
-/// picture proposes its box, scored by its mean difference over `contrastScale`.
+/// into 8-connected components (split where they are narrow, `neckDepth`), and each component of
+/// at least `minimumAreaFraction` of the picture proposes its box, scored by its mean difference over `contrastScale`.
 ///
 /// The background does not adapt where a cell is foreground (`foregroundAdaptation` × the rate, 0),
 /// so a slowly moving object neither fades into it nor leaves a trail behind it; a foreground
@@ -85,6 +85,11 @@ final class MotionRegions {
         var refinesShifts = true
         /// The noise factor in a frame whose background was moved by a refined shift.
         var refinedNoiseFactor: Float = 3
+        /// A moving region that falls apart into two or more parts (each at least half of
+        /// `minimumAreaFraction`) when eroded this many times is reported as those parts, each
+        /// cell going to the nearest: two objects touching through a narrow neck of foreground
+        /// (their outlines, a shadow) are two regions (0: off).
+        var neckDepth = 4
     }
 
     let configuration: Configuration
@@ -190,6 +195,8 @@ final class MotionRegions {
         mask = GridFilters.erode(GridFilters.dilate(mask, width: width, height: height), width: width, height: height)
         let minimumCells = max(1, Int((configuration.minimumAreaFraction * Float(count)).rounded(.up)))
         var boxes = [CellBox]()
+        let neck = min(max(configuration.neckDepth, 0), 16)
+        var components = [[Int]]()
         for component in GridFilters.connectedComponents(mask, width: width, height: height) {
             let changed = component.lazy.filter { change[$0] > changeThreshold }.count
             guard Float(changed) >= configuration.minimumChangedFraction * Float(component.count) else {
@@ -197,6 +204,9 @@ final class MotionRegions {
                 continue
             }
             guard component.count >= minimumCells else { continue }
+            components += neck > 0 ? splitAtNecks(component, depth: neck, minimumCells: minimumCells) : [component]
+        }
+        for component in components {
             var box = CellBox(minX: width, minY: height, maxX: 0, maxY: 0)
             var total: Float = 0
             for i in component {
@@ -345,6 +355,45 @@ final class MotionRegions {
             }
         }
         return false
+    }
+
+    /// `component` split where it is narrow: eroded `depth` times, it falls apart into parts of at
+    /// least half `minimumCells` each; every cell then joins the nearest part (by city-block distance,
+    /// grown one step at a time). One part: the component as it is.
+    private func splitAtNecks(_ component: [Int], depth: Int, minimumCells: Int) -> [[Int]] {
+        var sub = [Bool](repeating: false, count: width * height)
+        for i in component { sub[i] = true }
+        var core = sub
+        for _ in 0..<depth { core = GridFilters.erode(core, width: width, height: height) }
+        let parts = GridFilters.connectedComponents(core, width: width, height: height)
+            .filter { $0.count * 2 >= minimumCells }
+        guard parts.count >= 2 else { return [component] }
+        var owner = [Int](repeating: -1, count: width * height)
+        var frontier = [Int]()
+        for (k, part) in parts.enumerated() {
+            for i in part {
+                owner[i] = k
+                frontier.append(i)
+            }
+        }
+        while !frontier.isEmpty {
+            var next = [Int]()
+            for i in frontier {
+                let (x, y) = (i % width, i / width)
+                for (nx, ny) in [(x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)]
+                where nx >= 0 && nx < width && ny >= 0 && ny < height {
+                    let j = ny * width + nx
+                    if sub[j], owner[j] < 0 {
+                        owner[j] = owner[i]
+                        next.append(j)
+                    }
+                }
+            }
+            frontier = next
+        }
+        var result = [[Int]](repeating: [], count: parts.count)
+        for i in component where owner[i] >= 0 { result[owner[i]].append(i) }
+        return result.filter { !$0.isEmpty }
     }
 
     /// Starts the background again from `working` (the camera moved).
