@@ -114,16 +114,17 @@ final class DetectionPipeline {
     }
 
     /// The built-in localizer's configuration for `mode`. Stream mode, where the tracker reports
-    /// only confirmed objects, splits groups down to a tenth of the picture, proposes no colour
+    /// only confirmed objects, splits groups covering half the picture or more, proposes no colour
     /// regions and drops regions scoring below 0.6 of the best one: the settings that gave the best
-    /// MOTA on `mlkit track-bench` (see `docs/LOCALIZER.md`).
+    /// MOTA on `mlkit track-bench` (see `docs/LOCALIZER.md`; the salient regions are what stream
+    /// mode reports when nothing moves, so the group area was chosen on the *pan* sequences).
     static func localizer(_ configuration: SaliencyLocalizer.Configuration, mode: DetectorMode)
         -> SaliencyLocalizer.Configuration
     {
         var configuration = configuration
         if mode == .stream {
             configuration.splitsGroups = true
-            configuration.groupAreaFraction = 0.1
+            configuration.groupAreaFraction = 0.5
             configuration.groupsColourRegions = false
             configuration.minimumRelativeScore = 0.6
         }
