@@ -104,7 +104,7 @@ extension HubServer {
                 try await writer.write(ticket)
                 // The write returns once the region is queued; the access log and the duration
                 // metric wait for its last byte, and a broken answer is logged as broken.
-                guard await outcome.wait() else { throw ChannelError.ioOnClosedChannel }
+                guard await outcome.wait() else { throw FileRegionBroken() }
                 try await writer.finish(nil)
             }
             return Response(status: status, headers: headers, body: body)
@@ -147,6 +147,10 @@ extension HubServer {
         }
     }
 }
+
+/// A sendfile answer that broke off; how many of its bytes left is unknown (logged as 0, as the
+/// fast path does).
+struct FileRegionBroken: Error {}
 
 /// A blob opened for reading; the descriptor closes when the last reference goes.
 final class OpenBlob: Sendable {
