@@ -70,7 +70,7 @@ struct HubAuditTests {
 
     // Hummingbird takes a request stream that stops for the body's end, so an upload cut off by
     // the client (all but its last byte, or a chunked body without its last chunk) was checked
-    // and published as if it were complete.
+    // and published as if it were complete; an upload reset by the client counted as "storage".
     @Test func cutOffUploadsPublishNothing() async throws {
         try #require(SharedModels.available, "../shared/models is missing")
         let hub = try await TestHub()
@@ -91,11 +91,22 @@ struct HubAuditTests {
         chunked.send("\r\n")
         chunked.closeWriting()
 
-        let bothRefused = await hub.eventually(10) {
-            let text = String(decoding: hub.server.metrics.exposition(), as: UTF8.self)
-            return text.contains(#"modelhub_uploads_rejected_total{reason="bad_request"} 2"#)
+        // Half the file, then a reset: the client's fault, not a storage failure.
+        do {
+            let reset = try RawSocket(port: hub.running.port)
+            reset.send("POST /v1/models/cut/versions HTTP/1.1\r\nHost: x\r\n\(auth)Content-Length: \(bytes.count)\r\n\r\n")
+            reset.send(bytes: Array(bytes.prefix(bytes.count / 2)))
+            try await Task.sleep(nanoseconds: 200_000_000)
+            reset.resetOnClose()
         }
-        #expect(bothRefused, "the cut uploads were not both refused")
+
+        let allRefused = await hub.eventually(10) {
+            let text = String(decoding: hub.server.metrics.exposition(), as: UTF8.self)
+            return text.contains(#"modelhub_uploads_rejected_total{reason="bad_request"} 3"#)
+        }
+        let metrics = String(decoding: hub.server.metrics.exposition(), as: UTF8.self)
+        #expect(allRefused, "\(metrics.split(separator: "\n").filter { $0.contains("rejected") })")
+        #expect(!metrics.contains(#"reason="storage""#), "a client's reset was counted as a storage failure")
         await #expect(throws: ModelDownloadError.self) { _ = try await hub.reader.model(named: "cut") }
         let staging = hub.directory.appendingPathComponent("staging")
         #expect(try FileManager.default.contentsOfDirectory(atPath: staging.path).isEmpty)
@@ -141,6 +152,12 @@ extension RawSocket {
             offset += n
         }
         return true
+    }
+
+    /// Makes the close (at deinit) a reset (RST) instead of an orderly end.
+    func resetOnClose() {
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
     }
 
     /// Ends the request side of the connection (the client is done sending, or gives up).

@@ -36,6 +36,9 @@ struct HubErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as HTTPParserError {
             // A request body the connection broke off or garbled (see ConnectionGuard).
             throw HubError(.badRequest, "the request body was cut off or malformed (\(error))")
+        } catch let error as IOError {
+            // The client's connection broke (reset while its body was read): not the hub's fault.
+            throw HubError(.badRequest, "the connection broke while the request was read (\(error.errnoCode))")
         } catch let error as HubStorageError {
             logger.error("storage failure", metadata: ["path": "\(request.uri.path)", "error": "\(error.localizedDescription)"])
             throw HubError(.internalServerError, "the hub could not read or write its storage; its log has the details")

@@ -21,6 +21,9 @@ extension HubServer {
         } catch let error as HTTPParserError {
             metrics.uploadRejected(reason: "bad_request")  // cut off or garbled by the client
             throw error
+        } catch let error as IOError {
+            metrics.uploadRejected(reason: "bad_request")  // the client's connection broke (staging writes are not NIO's)
+            throw error
         } catch {
             metrics.uploadRejected(reason: "storage")
             throw error
