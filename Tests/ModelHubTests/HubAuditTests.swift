@@ -33,6 +33,7 @@ struct HubAuditTests {
         let hub = try await TestHub { $0.idleTimeout = .seconds(1) }
         defer { Task { await hub.stop() } }
         let file = try largeModel()
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let version = try await hub.admin.publish(name: "large", fileURL: file)
 
         let socket = try RawSocket(port: hub.running.port)
@@ -49,7 +50,9 @@ struct HubAuditTests {
         try #require(SharedModels.available, "../shared/models is missing")
         let hub = try await TestHub { $0.idleTimeout = .seconds(1) }
         defer { Task { await hub.stop() } }
-        let version = try await hub.admin.publish(name: "large", fileURL: try largeModel())
+        let file = try largeModel()
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        let version = try await hub.admin.publish(name: "large", fileURL: file)
 
         let socket = try RawSocket(port: hub.running.port)
         socket.send("GET /v1/models/large/versions/1/download HTTP/1.1\r\nHost: x\r\n\r\n")
