@@ -56,7 +56,7 @@ struct AccessLogMiddleware: RouterMiddleware {
             metrics.request(route: route, method: entry.method, status: entry.status, duration: duration)
             // A complete answer sent its announced length (a sendfile ticket stands for the file's
             // bytes); a broken one, what was handed over before it broke.
-            let sent = failure == nil ? Int64(body.contentLength ?? Int(bytes.value)) : bytes.value
+            let sent = failure == nil ? Int64(body.contentLength ?? Int(bytes.value)) : failure is FileRegionBroken ? 0 : bytes.value
             log?(entry.line(format: format, bytes: sent, duration: duration, broken: failure != nil))
             if let failure { throw failure }
         }

@@ -9,7 +9,8 @@ import NIOHTTPTypes
 struct ConnectionLimits: Sendable {
     /// From accept (or the end of the previous answer on the first request) to a complete head.
     var headerTimeout: TimeAmount
-    /// Between the end of an answer and the next request's complete head.
+    /// Between the last byte of an answer reaching the socket and the next request's complete
+    /// head; also (Linux) how long the peer may accept no byte of an answer.
     var idleTimeout: TimeAmount
     /// The slowest accepted request body, averaged from the head, after `headerTimeout`.
     var minBodyBytesPerSecond: Int
@@ -79,7 +80,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         case waiting(until: NIODeadline)
         /// Receiving a request body (its rate is checked once a second).
         case receiving
-        /// The server is answering: no client deadline.
+        /// The server is answering: no deadline here (the kernel drops a peer that stops reading).
         case answering
     }
 
@@ -92,6 +93,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var bodyStart = NIODeadline.now()
     private var bodyBytes = 0
     private var closing = false
+    /// A request head has gone to the router and its end has not come yet.
+    private var requestOpen = false
 
     init(limits: ConnectionLimits, registry: ConnectionRegistry, fileRegions: FileRegionTable?, fastPath: DownloadFastPath?) {
         self.limits = limits
@@ -112,6 +115,15 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         if let fileRegions, let encoder = try? context.pipeline.syncOperations.handler(type: HTTPResponseEncoder.self) {
             try? context.pipeline.syncOperations.addHandler(FileRegionSwapper(table: fileRegions), position: .after(encoder))
         }
+        #if os(Linux)
+        // An answer has no deadline of its own (a large model to a slow phone takes as long as it
+        // takes), so a client that stops reading would hold it forever: the kernel drops a
+        // connection whose peer has accepted no byte for the idle timeout (zero window or no ACK).
+        let milliseconds = max(1, limits.idleTimeout.nanoseconds / 1_000_000)
+        try? context.channel.syncOptions?.setOption(
+            ChannelOptions.Types.SocketOption(level: .tcp, name: .init(rawValue: CInt(TCP_USER_TIMEOUT))),
+            value: SocketOptionValue(clamping: milliseconds))
+        #endif
         let deadline = NIODeadline.now() + limits.headerTimeout
         phase = .waiting(until: deadline)
         schedule(context, at: deadline)
@@ -144,6 +156,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         switch part {
         case .head(let head):
             requestsStarted += 1
+            requestOpen = true
             registry.setWaiting(id, false)
             let hasBody =
                 head.headerFields[.contentLength].map { $0 != "0" } ?? (head.headerFields[.transferEncoding] != nil)
@@ -158,22 +171,32 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         case .body(let buffer):
             bodyBytes += buffer.readableBytes
         case .end:
+            requestOpen = false
             if case .receiving = phase { phase = .answering }  // the answer is the server's business
         }
         context.fireChannelRead(data)
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data) {
-            responsesEnded += 1
-            if responsesEnded >= requestsStarted {
-                registry.setWaiting(id, true)
-                let deadline = NIODeadline.now() + limits.idleTimeout
-                phase = .waiting(until: deadline)
-                schedule(context, at: deadline)
-            }
-        }
-        context.write(data, promise: promise)
+        guard case .end = unwrapOutboundIn(data) else { return context.write(data, promise: promise) }
+        responsesEnded += 1
+        // The idle wait starts once the answer has been written to the socket, not when its end
+        // was queued: a download's end is queued while most of the file is still waiting to go.
+        let written = promise ?? context.eventLoop.makePromise()
+        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        written.futureResult.whenSuccess { handler.value.answerWritten(loopBound.value) }
+        context.write(data, promise: written)
+    }
+
+    /// The last byte of an answer has reached the socket: wait for the next request, unless one
+    /// has already started.
+    private func answerWritten(_ context: ChannelHandlerContext) {
+        guard responsesEnded >= requestsStarted, !closing else { return }
+        registry.setWaiting(id, true)
+        let deadline = NIODeadline.now() + limits.idleTimeout
+        phase = .waiting(until: deadline)
+        schedule(context, at: deadline)
     }
 
     private func answerDirectly(_ context: ChannelHandlerContext, _ answer: DownloadFastPath.Answer) {
@@ -181,23 +204,35 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         swallowing = true
         registry.setWaiting(id, false)
         let written = context.eventLoop.makePromise(of: Void.self)
+        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
         written.futureResult.whenComplete { result in
-            if case .success = result { answer.finished(true) } else { answer.finished(false) }
+            if case .success = result {
+                answer.finished(true)
+                handler.value.answerWritten(loopBound.value)
+            } else {
+                answer.finished(false)
+            }
         }
+        responsesEnded += 1
+        phase = .answering
         context.write(wrapOutboundOut(.head(answer.head)), promise: nil)
         context.write(wrapOutboundOut(.body(answer.body)), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: written)
-        responsesEnded += 1
-        registry.setWaiting(id, true)
-        let deadline = NIODeadline.now() + limits.idleTimeout
-        phase = .waiting(until: deadline)
-        schedule(context, at: deadline)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
         guard error is HTTPParserError, !closing else { return context.fireErrorCaught(error) }
-        // The parser could not read a request: answer in the hub's JSON shape and close.
         closing = true
+        if requestOpen {
+            // The router already has this request. Its body must end in this error: Hummingbird
+            // takes a stream that simply stops for the body's end, so an upload cut off by the
+            // client (the parser's "invalid EOF state") or broken mid-body would look complete.
+            context.fireErrorCaught(error)
+            context.close(promise: nil)
+            return
+        }
+        // The parser could not read a request: answer in the hub's JSON shape and close.
         let body = ByteBuffer(bytes: HubError.body(status: .badRequest, message: "malformed HTTP request"))
         let head = HTTPResponse(
             status: .badRequest,

@@ -63,7 +63,7 @@ struct DownloadFastPath: Sendable {
         let body: ByteBuffer
         let usesTicket: Bool
         if size >= 16 * 1024, let regions = server.fileRegions,
-            let ticket = blob.ticket(in: regions, ByteRange(start: 0, end: size - 1), completed)
+            let ticket = blob.ticket(in: regions, ByteRange(start: 0, end: size - 1), { ok in if ok { completed() } })
         {
             (body, usesTicket) = (ticket, true)  // the swapper calls `completed` once it is written
         } else if let bytes = try? blob.read(at: 0, count: Int(size)) {

@@ -15,8 +15,9 @@ final class FileRegionTable: Sendable {
         let handle: NIOFileHandle
         let offset: Int
         let length: Int
-        /// Called once every byte of the range has been written to the socket.
-        let completed: @Sendable () -> Void
+        /// Called with true once every byte of the range has been written to the socket, with
+        /// false when the write failed (the connection broke).
+        let finished: @Sendable (Bool) -> Void
         var registered = NIODeadline.now()
     }
 
@@ -38,7 +39,10 @@ final class FileRegionTable: Sendable {
             for key in stale.keys { state.entries[key] = nil }
             return (id, Array(stale.values))
         }
-        for entry in stale { try? entry.handle.close() }
+        for entry in stale {
+            try? entry.handle.close()
+            entry.finished(false)
+        }
         var buffer = ByteBufferAllocator().buffer(capacity: 24)
         buffer.writeBytes(prefix)
         buffer.writeInteger(id)
@@ -79,11 +83,41 @@ final class FileRegionSwapper: ChannelOutboundHandler, RemovableChannelHandler {
             try? entry.handle.close()
             switch result {
             case .success:
-                entry.completed()
+                entry.finished(true)
                 promise?.succeed(())
-            case .failure(let error): promise?.fail(error)
+            case .failure(let error):
+                entry.finished(false)
+                promise?.fail(error)
             }
         }
         context.write(wrapOutboundOut(.body(.fileRegion(region))), promise: written)
+    }
+}
+
+/// Whether a sendfile answer was written to its last byte, awaited by the download route so that
+/// its access-log line and duration come when the answer ends (or breaks off), not when the file
+/// region was queued. The first `finish` wins.
+final class RegionOutcome: Sendable {
+    private let state = NIOLockedValueBox<(result: Bool?, waiter: CheckedContinuation<Bool, Never>?)>((nil, nil))
+
+    func finish(_ ok: Bool) {
+        let waiter = state.withLockedValue { state -> CheckedContinuation<Bool, Never>? in
+            guard state.result == nil else { return nil }
+            state.result = ok
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume(returning: ok)
+    }
+
+    func wait() async -> Bool {
+        await withCheckedContinuation { continuation in
+            let known = state.withLockedValue { state -> Bool? in
+                if let result = state.result { return result }
+                state.waiter = continuation
+                return nil
+            }
+            if let known { continuation.resume(returning: known) }
+        }
     }
 }

@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
+import NIOHTTP1
 
 /// Turns every error under the router into the hub's JSON error answer: unknown routes (404),
 /// known paths with another method (405 with `Allow`), bodies over a limit (413), storage
@@ -28,6 +30,15 @@ struct HubErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             if error.status == .notFound { throw HubError(.notFound, "no such route: \(request.uri.path)") }
             if error.status == .contentTooLarge { throw HubError(.contentTooLarge, "the request body is too large") }
             throw HubError(error.status, error.body ?? error.status.reasonPhrase)
+        } catch is NIOTooManyBytesError {
+            // A body without Content-Length (chunked) that passed a handler's collection limit.
+            throw HubError(.contentTooLarge, "the request body is too large")
+        } catch let error as HTTPParserError {
+            // A request body the connection broke off or garbled (see ConnectionGuard).
+            throw HubError(.badRequest, "the request body was cut off or malformed (\(error))")
+        } catch let error as IOError {
+            // The client's connection broke (reset while its body was read): not the hub's fault.
+            throw HubError(.badRequest, "the connection broke while the request was read (\(error.errnoCode))")
         } catch let error as HubStorageError {
             logger.error("storage failure", metadata: ["path": "\(request.uri.path)", "error": "\(error.localizedDescription)"])
             throw HubError(.internalServerError, "the hub could not read or write its storage; its log has the details")

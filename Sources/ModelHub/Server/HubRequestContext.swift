@@ -7,9 +7,12 @@ public struct HubRequestContext: RequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The address of the TCP peer.
     public let remoteAddress: SocketAddress?
+    /// Succeeds when the request's connection has closed.
+    public let channelClosed: EventLoopFuture<Void>
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress
+        channelClosed = source.channel.closeFuture
     }
 }

@@ -90,10 +90,21 @@ extension HubServer {
         // A download counts once its last byte has been written to the socket (as nginx's
         // $request_completion); bytes count as they are written.
         let completed = downloadCompleted(name: name, version: number, bytes: length, wholeFile: wholeFile)
-        if rate == nil, length >= 16 * 1024, let regions = fileRegions, let ticket = blob.ticket(in: regions, part, completed) {
+        let outcome = RegionOutcome()
+        if rate == nil, length >= 16 * 1024, let regions = fileRegions,
+            let ticket = blob.ticket(in: regions, part, { ok in
+                if ok { completed() }
+                outcome.finish(ok)
+            })
+        {
+            // A ticket the closing connection never sends must not leave the answer waiting.
+            context.channelClosed.whenComplete { _ in outcome.finish(false) }
             // sendfile: the file's bytes go from the page cache to the socket without a copy here.
             let body = ResponseBody(contentLength: Int(length)) { writer in
                 try await writer.write(ticket)
+                // The write returns once the region is queued; the access log and the duration
+                // metric wait for its last byte, and a broken answer is logged as broken.
+                guard await outcome.wait() else { throw FileRegionBroken() }
                 try await writer.finish(nil)
             }
             return Response(status: status, headers: headers, body: body)
@@ -137,6 +148,10 @@ extension HubServer {
     }
 }
 
+/// A sendfile answer that broke off; how many of its bytes left is unknown (logged as 0, as the
+/// fast path does).
+struct FileRegionBroken: Error {}
+
 /// A blob opened for reading; the descriptor closes when the last reference goes.
 final class OpenBlob: Sendable {
     enum Failure: Error {
@@ -168,13 +183,13 @@ final class OpenBlob: Sendable {
 
     /// Registers `part` of this blob for ``FileRegionSwapper`` (on its own duplicate descriptor);
     /// nil when the descriptor cannot be duplicated.
-    func ticket(in table: FileRegionTable, _ part: ByteRange, _ completed: @escaping @Sendable () -> Void) -> ByteBuffer? {
+    func ticket(in table: FileRegionTable, _ part: ByteRange, _ finished: @escaping @Sendable (Bool) -> Void) -> ByteBuffer? {
         let copy = dup(descriptor)
         guard copy >= 0 else { return nil }
         return table.register(
             .init(
                 handle: NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: copy), offset: Int(part.start),
-                length: Int(part.length), completed: completed))
+                length: Int(part.length), finished: finished))
     }
 
     /// `count` bytes from `offset`, read straight into a buffer.

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import NIOHTTP1
 import OpenMLKit
 
 extension HubServer {
@@ -16,6 +17,12 @@ extension HubServer {
             return try await receive(request, name: name)
         } catch let error as HubError {
             metrics.uploadRejected(reason: Self.rejectionReason(error))
+            throw error
+        } catch let error as HTTPParserError {
+            metrics.uploadRejected(reason: "bad_request")  // cut off or garbled by the client
+            throw error
+        } catch let error as IOError {
+            metrics.uploadRejected(reason: "bad_request")  // the client's connection broke (staging writes are not NIO's)
             throw error
         } catch {
             metrics.uploadRejected(reason: "storage")
