@@ -37,6 +37,7 @@ import argparse
 import os
 import sys
 import traceback
+from dataclasses import dataclass, field
 from pathlib import Path
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
@@ -438,6 +439,68 @@ def causal_attention(w):
     return randomize_all(keras.Model(x, layers.Dense(6)(h)), w.seed)
 
 
+def dynamic_length_audio(w):
+    import tensorflow as tf
+
+    k1, k2 = w(5, 40, 24), w(3, 24, 16)
+    wr, wo = w(16, 16, scale=0.3), w(16, 6)
+
+    def f(x):
+        # x: [1, None, 40]: a keyword model over any number of frames
+        y = tf.nn.relu(tf.nn.conv1d(x, k1, 1, "SAME"))
+        y = tf.nn.max_pool1d(y, 2, 2, "SAME")
+        y = tf.nn.relu(tf.nn.conv1d(y, k2, 1, "SAME"))
+        frames = tf.shape(y)[1]
+        positions = tf.cast(tf.range(frames), tf.float32) / tf.cast(frames, tf.float32)
+        y = y + positions[tf.newaxis, :, tf.newaxis]
+        pooled = tf.reduce_mean(y, axis=1) + tf.reduce_max(y, axis=1)
+        mixed = tf.tanh(tf.matmul(tf.reshape(y, [-1, 16]), wr))
+        return tf.nn.softmax(tf.matmul(pooled, wo)), tf.reshape(mixed, tf.shape(y))
+
+    return f
+
+
+def dynamic_tokens_attention(w):
+    import tensorflow as tf
+
+    wq, wk, wv, wo = w(24, 24), w(24, 24), w(24, 24), w(24, 24)
+
+    def f(x):
+        # x: [1, None, 24] tokens; 2-head self-attention with a causal mask built from tf.shape
+        n = tf.shape(x)[1]
+
+        def heads(t):
+            return tf.transpose(tf.reshape(t, [1, n, 2, 12]), [0, 2, 1, 3])
+
+        q, k, v = heads(tf.matmul(x, wq)), heads(tf.matmul(x, wk)), heads(tf.matmul(x, wv))
+        scores = tf.matmul(q, k, transpose_b=True) / np.sqrt(12.0).astype(np.float32)
+        mask = tf.linalg.band_part(tf.ones([n, n]), -1, 0)
+        scores = scores + (1.0 - mask) * -1e9
+        a = tf.matmul(tf.nn.softmax(scores), v)
+        a = tf.reshape(tf.transpose(a, [0, 2, 1, 3]), [1, n, 24])
+        mean, var = tf.nn.moments(x + tf.matmul(a, wo), axes=[-1], keepdims=True)
+        return (x + tf.matmul(a, wo) - mean) * tf.math.rsqrt(var + 1e-5)
+
+    return f
+
+
+def dynamic_image(w):
+    import tensorflow as tf
+
+    k1, k2 = w(3, 3, 3, 8), w(3, 3, 8, 4)
+
+    def f(x):
+        # x: [1, None, None, 3]: any image size, upsampled back to the input's size
+        y = tf.nn.relu(tf.nn.conv2d(x, k1, 2, "SAME"))
+        y = tf.nn.conv2d(y, k2, 1, "SAME")
+        size = tf.shape(x)[1:3]
+        up = tf.image.resize(y, size, method="bilinear")
+        near = tf.image.resize(y, size, method="nearest")
+        return tf.nn.sigmoid(up) + near, tf.reduce_mean(y, axis=[1, 2])
+
+    return f
+
+
 # --------------------------------------------------------------------------------------------
 # Registry
 
@@ -473,11 +536,34 @@ MODELS = [
     Case("conv3d_video", "", VIDEO, conv3d_video, keras=True),
     Case("odd_shapes_cnn", "", ODD, odd_shapes_cnn, keras=True),
     Case("causal_attention", "", [F(1, 12, 20)], causal_attention, keras=True),
+    Case("dynamic_length_audio", "", [F(1, None, 40)], dynamic_length_audio),
+    Case("dynamic_tokens_attention", "", [F(1, None, 24)], dynamic_tokens_attention),
+    Case("dynamic_image", "", [F(1, None, None, 3)], dynamic_image),
 ]
 
 
-def _q(name, scheme, inputs, build, keras=True):
+@dataclass
+class ConverterOptionsCase(UnseenQuantizedCase):
+    """A quantized case with extra converter attributes set after the scheme's own configuration
+    (per-tensor weights, the old quantizer: what models from older toolchains look like)."""
+
+    options: dict = field(default_factory=dict)
+
+    def configure(self, converter) -> None:
+        super().configure(converter)
+        for key, value in self.options.items():
+            setattr(converter, key, value)
+
+
+def _q(name, scheme, inputs, build, keras=True, **options):
+    if options:
+        return ConverterOptionsCase(name, "", inputs, build, keras=keras, tolerance=0.0, scheme=scheme,
+                                    options=options)
     return UnseenQuantizedCase(name, "", inputs, build, keras=keras, tolerance=0.0, scheme=scheme)
+
+
+PER_TENSOR = {"_experimental_disable_per_channel": True}
+OLD_QUANTIZER = {"experimental_new_quantizer": False}
 
 
 QUANTIZED_MODELS = [
@@ -515,6 +601,20 @@ QUANTIZED_MODELS = [
     _q("q_dynamic_odd_shapes_cnn", "dynamic", ODD, odd_shapes_cnn),
     _q("q_int8_causal_attention", "int8", [F(1, 12, 20)], causal_attention),
     _q("q_dynamic_causal_attention", "dynamic", [F(1, 12, 20)], causal_attention),
+    _q("q_dynamic_dynamic_length_audio", "dynamic", [F(1, None, 40)], dynamic_length_audio, keras=False),
+    _q("q_dynamic_dynamic_tokens_attention", "dynamic", [F(1, None, 24)], dynamic_tokens_attention, keras=False),
+    _q("q_int8_dynamic_image", "int8", [F(1, None, None, 3)], dynamic_image, keras=False),
+    _q("q_dynamic_dynamic_image", "dynamic", [F(1, None, None, 3)], dynamic_image, keras=False),
+    # int8 inside, float32 I/O (the converter's default when no inference type is set)
+    _q("q_float_io_efficientnet_b0", "float", IMG96, efficientnet_b0),
+    _q("q_float_io_vit_tiny", "float", IMG32, vit_tiny),
+    _q("q_float_io_odd_shapes_cnn", "float", ODD, odd_shapes_cnn),
+    # per-tensor weight scales and the old (TOCO-era) quantizer
+    _q("q_int8_per_tensor_odd_shapes_cnn", "int8", ODD, odd_shapes_cnn, **PER_TENSOR),
+    _q("q_uint8_per_tensor_resnet_v2_small", "uint8", IMG64, resnet_v2_small, **PER_TENSOR),
+    _q("q_int8_old_quantizer_efficientnet_b0", "int8", IMG96, efficientnet_b0, **OLD_QUANTIZER),
+    _q("q_uint8_old_quantizer_odd_shapes_cnn", "uint8", ODD, odd_shapes_cnn, **OLD_QUANTIZER),
+    _q("q_int16x8_old_quantizer_conv1d_keyword", "int16x8", AUDIO, conv1d_keyword, **OLD_QUANTIZER),
 ]
 
 
