@@ -14,18 +14,36 @@ resizing and one transformer block. These are architectures and op mixes it lack
     convnext_block       ConvNeXt stem + blocks: depthwise 7x7, LayerNormalization, GELU, layer scale
     vit_tiny             patch-embedding Conv2D, class token, position embedding, MultiHeadAttention
     conv1d_keyword       Conv1D / MaxPooling1D / GlobalAveragePooling1D audio keyword model
-    lstm_sequence        stacked Keras LSTM (UNIDIRECTIONAL_SEQUENCE_LSTM) + Bidirectional LSTM
+    lstm_sequence        stacked Keras LSTM + Bidirectional LSTM (this converter lowers Keras 3
+                         LSTMs to WHILE loops with REVERSE_V2, not UNIDIRECTIONAL_SEQUENCE_LSTM)
     gru_sequence         Keras GRU (a WHILE loop over subgraphs)
-    two_in_two_out       an image and a vector input, a class and a box output
+    conv3d_video         Conv3D stack (CONV_3D; Keras' 3D pools are not TFLite builtins)
+    two_in_two_out       a vector and an image input, a class and a box output
+    odd_shapes_cnn       non-square 37x29 input, 5x5 stride-3 conv with 13 channels, dilated
+                         depthwise with multiplier 3, grouped conv, 3x3/2 average pool,
+                         stride-3 TRANSPOSE_CONV, FULLY_CONNECTED on a rank-3 input
+    causal_attention     MultiHeadAttention with a causal mask (SELECT_V2)
     dynamic_batch_mlp    tf.function with batch dimension None (shape_signature -1): MLP, softmax
+    dynamic_length_audio / dynamic_tokens_attention / dynamic_image
+                         tf.function models with a None time, token or image-size dimension
+                         (SHAPE, RANGE, FILL, resize to the input's size)
     tensor_ops           tf.function: gather, where, top_k, argsort, resize nearest, reduce
                          max/min/prod, cumsum, space_to_depth/depth_to_space, reflect pad,
                          strided_slice with masks, split/unstack, int32/int64 index math, cast
+    tensor_ops_more      l2_normalize, log_softmax, reverse, LRN, einsum, unsorted_segment_sum,
+                         batch_to_space, round/floor/ceil/sign, atan2, square, broadcast_to
     yolo_head            a YOLO-like detection head: convs, CONCATENATION, LOGISTIC, RESHAPE,
-                         TRANSPOSE, grid offsets and anchor scaling
+                         TRANSPOSE, grid offsets and anchor scaling (POW, TILE)
+    sparse_*             pruned Dense/Conv2D weights converted with EXPERIMENTAL_SPARSITY: float
+                         FULLY_CONNECTED reads 1x4-block sparse weights itself, int8 and
+                         dynamic-range ones 1x16 blocks (sparse16); the others get DENSIFY
 
 plus fp16 (float16 weights), dynamic-range (q_dynamic_*), full-integer int8 / uint8 (q_int8_*,
-q_uint8_*, with a representative dataset) and 16x8 (q_int16x8_*) variants where they make sense.
+q_uint8_*, with a representative dataset), int8 with float32 I/O (q_float_io_*), per-tensor weight
+scales (*_per_tensor_*), the old quantizer (*_old_quantizer_*) and 16x8 (q_int16x8_*) variants where
+the converter makes them. Not included because TF 2.21 cannot make them: int8 LSTM/GRU (the
+converter segfaults on the WHILE loops), 16x8 of models with NEG/POW/CUMSUM/... ("not yet
+supported"), and per-tensor dynamic-range convolutions (LiteRT refuses them).
 Weights are seeded and rescaled so activations stay O(1); nothing is downloaded. A model the
 converter or LiteRT itself rejects is reported and skipped, not written. The output directory is
 not committed (out/ is gitignored). Needs tools/requirements-fixtures.txt.
@@ -501,6 +519,45 @@ def dynamic_image(w):
     return f
 
 
+def pruned_mlp(w, block=4):
+    import keras
+
+    layers = keras.layers
+    x = keras.Input((64,), batch_size=1)
+    y = layers.Dense(128, activation="relu")(x)
+    y = layers.Dense(96, activation="relu")(y)
+    model = keras.Model(x, layers.Dense(16)(y))
+    randomize_all(model, w.seed)
+    # Magnitude pruning as tfmot leaves it: 80% of each kernel zero, in blocks of `block` along the
+    # input (float FC keeps 1x4 blocks as sparse weights; int8 ones are 1x16 blocks).
+    rng = np.random.default_rng(w.seed)
+    for layer in model.layers:
+        if isinstance(layer, keras.layers.Dense):
+            kernel = layer.kernel.numpy()
+            blocks = kernel.reshape(kernel.shape[0] // block, block, kernel.shape[1])
+            keep = rng.uniform(size=(blocks.shape[0], 1, blocks.shape[2])) < 0.2
+            layer.kernel.assign((blocks * keep).reshape(kernel.shape) * 2.0)
+    return model
+
+
+def pruned_cnn(w):
+    import keras
+
+    layers = keras.layers
+    x = keras.Input((16, 16, 8), batch_size=1)
+    y = layers.Conv2D(32, 3, padding="same", activation="relu")(x)
+    y = layers.Conv2D(32, 1, activation="relu")(y)
+    y = layers.GlobalAveragePooling2D()(y)
+    model = keras.Model(x, layers.Dense(10)(y))
+    randomize_all(model, w.seed)
+    rng = np.random.default_rng(w.seed)
+    for layer in model.layers:
+        if isinstance(layer, (keras.layers.Conv2D, keras.layers.Dense)):
+            kernel = layer.kernel.numpy()
+            layer.kernel.assign(kernel * (rng.uniform(size=kernel.shape) < 0.25) * 2.0)
+    return model
+
+
 # --------------------------------------------------------------------------------------------
 # Registry
 
@@ -540,6 +597,16 @@ MODELS = [
     Case("dynamic_tokens_attention", "", [F(1, None, 24)], dynamic_tokens_attention),
     Case("dynamic_image", "", [F(1, None, None, 3)], dynamic_image),
 ]
+SPARSE_MODELS = [
+    ("sparse_pruned_mlp", None, [F(1, 64)], pruned_mlp),
+    ("sparse_pruned_cnn", None, [F(1, 16, 16, 8)], pruned_cnn),
+    ("q_int8_sparse_pruned_mlp", "int8", [F(1, 64)], pruned_mlp),
+    ("q_int8_sparse16_pruned_mlp", "int8", [F(1, 64)], lambda w: pruned_mlp(w, 16)),
+    ("q_dynamic_sparse16_pruned_mlp", "dynamic", [F(1, 64)], lambda w: pruned_mlp(w, 16)),
+    ("q_dynamic_sparse_pruned_mlp", "dynamic", [F(1, 64)], pruned_mlp),
+    ("q_int8_sparse_pruned_cnn", "int8", [F(1, 16, 16, 8)], pruned_cnn),
+    ("q_fp16_sparse_pruned_cnn", "fp16", [F(1, 16, 16, 8)], pruned_cnn),
+]
 
 
 @dataclass
@@ -560,6 +627,25 @@ def _q(name, scheme, inputs, build, keras=True, **options):
         return ConverterOptionsCase(name, "", inputs, build, keras=keras, tolerance=0.0, scheme=scheme,
                                     options=options)
     return UnseenQuantizedCase(name, "", inputs, build, keras=keras, tolerance=0.0, scheme=scheme)
+
+
+@dataclass
+class SparseCase(UnseenQuantizedCase):
+    """The converter's EXPERIMENTAL_SPARSITY on pruned weights, alone (float, scheme "sparse_float"),
+    with float16 weights ("fp16") or with a quantization scheme."""
+
+    def configure(self, converter) -> None:
+        import tensorflow as tf
+
+        if self.scheme == "sparse_float":
+            converter.optimizations = [tf.lite.Optimize.EXPERIMENTAL_SPARSITY]
+            return
+        if self.scheme == "fp16":
+            converter.optimizations = [tf.lite.Optimize.DEFAULT]
+            converter.target_spec.supported_types = [tf.float16]
+        else:
+            super().configure(converter)
+        converter.optimizations = [*converter.optimizations, tf.lite.Optimize.EXPERIMENTAL_SPARSITY]
 
 
 PER_TENSOR = {"_experimental_disable_per_channel": True}
@@ -618,6 +704,10 @@ QUANTIZED_MODELS = [
 ]
 
 
+QUANTIZED_MODELS += [SparseCase(name, "", inputs, build, keras=True, tolerance=0.0, scheme=scheme or "sparse_float")
+                     for name, scheme, inputs, build in SPARSE_MODELS]
+
+
 def _describe(path: Path, tflite: bytes, outputs, extra: str = "") -> str:
     ops = " ".join(f"{name}x{count}" for name, count in sorted(operator_counts(tflite).items()))
     shapes = ", ".join(str(list(o.shape)) for o in outputs)
@@ -638,7 +728,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             tflite = convert(c)
             # A smoke run, so a model LiteRT itself cannot run is caught here and not written.
-            if isinstance(c, UnseenQuantizedCase):
+            if isinstance(c, UnseenQuantizedCase) and c.scheme not in ("sparse_float", "fp16"):
                 outputs = run(make_interpreter(tflite), _smoke_inputs(tflite, c))
                 extra = f", {c.scheme}; I/O {_io_types(tflite)}; tensors {_tensor_types(tflite)}"
             else:
