@@ -184,6 +184,12 @@ def _is_image(shape: list[int]) -> bool:
     return len(shape) == 4 and shape[0] == 1 and shape[3] == 3 and shape[1] >= 8 and shape[2] >= 8
 
 
+def _takes_photo(detail: dict) -> bool:
+    """An image-shaped input of a type a photo maps onto (float, uint8, int8; not 16x8's int16)."""
+    dtype = np.dtype(detail["dtype"])
+    return _is_image([int(x) for x in detail["shape"]]) and (dtype.kind == "f" or dtype in (np.uint8, np.int8))
+
+
 def pick_photos(images: Path | None) -> list[Path]:
     if images is None or not images.is_dir():
         return []
@@ -231,10 +237,10 @@ def input_sets(model: Path, details: list[dict], photos: list[Path]) -> list[tup
     for k in range(2):
         rng = np.random.default_rng([seed, k])
         sets.append((f"random#{k}", [random_input(d, rng) for d in details]))
-    if any(_is_image([int(x) for x in d["shape"]]) for d in details):
+    if any(_takes_photo(d) for d in details):
         for k, photo in enumerate(photos):
             rng = np.random.default_rng([seed, 100 + k])
-            arrays = [photo_input(d, photo) if _is_image([int(x) for x in d["shape"]]) else random_input(d, rng)
+            arrays = [photo_input(d, photo) if _takes_photo(d) else random_input(d, rng)
                       for d in details]
             sets.append((f"photo:{photo.name}", arrays))
     return sets

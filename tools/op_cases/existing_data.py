@@ -556,6 +556,69 @@ _densify_case("densify_float32_csr_uint16_indices", _dense_a, "ds", "float32", i
 _densify_case("densify_float32_block1x4", np.pad(_dense_a, [(0, 0), (0, 3)]), "dsdd", "float32", block=[1, 4])
 
 
+# FULLY_CONNECTED reads sparse float weights itself (the converter's EXPERIMENTAL_SPARSITY on a pruned
+# Dense layer writes them with no DENSIFY): LiteRT runs dense rows with CSR columns, unblocked or in
+# 1x4 blocks, and refuses other encodings (the 2x2 case, kept in the manifest with its message).
+def _fc_sparse_case(name, dense, formats, block=None, activation=0, batch=3):
+    sp, vals = _sparse(np.asarray(dense, dtype=np.float64), formats, block)
+    weights = const("float32", list(np.asarray(dense).shape), vals, sparsity=sp)
+    weights.values = np.asarray(vals)
+    units, depth = np.asarray(dense).shape
+    bias = const("float32", [units], (np.arange(units) * 0.25 - 0.5).tolist())
+    CASES.append(Case(name, "FULLY_CONNECTED", [inp("float32", [batch, depth]), weights, bias], [out("float32")],
+                      options=("FullyConnectedOptions", {"fusedActivationFunction": activation}),
+                      note=f"{len(vals)} stored weights"))
+
+
+_fc_sparse_rng = np.random.default_rng(7)
+_fc_sparse_random = np.round(_fc_sparse_rng.uniform(-2, 2, [6, 10]), 2) * (_fc_sparse_rng.uniform(size=[6, 10]) < 0.35)
+_fc_sparse_random[3] = 0  # a row with no stored weight: its output is the bias alone
+_fc_sparse_blocks = np.round(_fc_sparse_rng.uniform(-2, 2, [5, 12]), 2)
+_fc_sparse_blocks *= np.repeat(_fc_sparse_rng.uniform(size=[5, 3]) < 0.4, 4, axis=1)
+_fc_sparse_blocks[1] = 0
+_fc_sparse_case("fully_connected_float32_sparse_weights_csr", _fc_sparse_random, "ds")
+_fc_sparse_case("fully_connected_float32_sparse_weights_block1x4_relu", _fc_sparse_blocks, "dsd", block=[4],
+                activation=1, batch=2)
+_fc_sparse_case("fully_connected_float32_sparse_weights_block2x2", _dense_b, "dsdd", block=[2, 2])
+
+
+# int8 weights (fully integer and dynamic range) are read sparse in 1x16 blocks only.
+def _fc_sparse_int8_case(name, dense, formats, block=None, hybrid=False, asym=False, per_channel=False):
+    units, depth = np.asarray(dense).shape
+    sp, vals = _sparse(np.asarray(dense, dtype=np.float64), formats, block)
+    wq = (dict(scale=[0.01 + 0.003 * u for u in range(units)], zero_point=[0] * units, axis=0) if per_channel
+          else dict(scale=0.02, zero_point=0))
+    weights = const("int8", [units, depth], vals, sparsity=sp, **wq)
+    weights.values = np.asarray(vals)
+    options = ("FullyConnectedOptions", {"fusedActivationFunction": 0, "asymmetricQuantizeInputs": asym})
+    if hybrid:
+        ins = [inp("float32", [3, depth]), weights, const("float32", [units], (np.arange(units) * 0.2 - 0.3).tolist())]
+        CASES.append(Case(name, "FULLY_CONNECTED", ins, [out("float32")], options=options, version=9,
+                          tolerance=1e-4, note=f"{len(vals)} stored weights"))
+        return
+    in_scale = 0.05
+    scales = wq["scale"] if per_channel else [wq["scale"]] * units
+    bias = const("int32", [units], [int(v) for v in (np.arange(units) * 37 - 60)],
+                 scale=[in_scale * s for s in scales], zero_point=[0] * units, axis=0)
+    ins = [inp("int8", [3, depth], scale=in_scale, zero_point=-3), weights, bias]
+    CASES.append(Case(name, "FULLY_CONNECTED", ins, [out("int8", scale=0.08, zero_point=4)], options=options,
+                      version=12 if per_channel else 4, note=f"{len(vals)} stored weights"))
+
+
+_fc_sparse_int8 = _fc_sparse_rng.integers(-127, 128, [6, 48]).astype(np.float64)
+_fc_sparse_int8 *= np.repeat(_fc_sparse_rng.uniform(size=[6, 3]) < 0.45, 16, axis=1)
+_fc_sparse_int8[2] = 0
+_fc_sparse_int8_case("fully_connected_int8_sparse_weights_block1x16", _fc_sparse_int8, "dsd", block=[16])
+_fc_sparse_int8_case("fully_connected_int8_sparse_weights_block1x16_perchannel", _fc_sparse_int8, "dsd", block=[16],
+                     per_channel=True)
+_fc_sparse_int8_case("fully_connected_int8_sparse_weights_csr", _fc_sparse_int8, "ds")
+for _asym in (False, True):
+    _fc_sparse_int8_case(f"fully_connected_hybrid_int8_sparse_weights_block1x16_{'asym' if _asym else 'sym'}",
+                         _fc_sparse_int8, "dsd", block=[16], hybrid=True, asym=_asym)
+_fc_sparse_int8_case("fully_connected_hybrid_int8_sparse_weights_block1x16_perchannel", _fc_sparse_int8, "dsd",
+                     block=[16], hybrid=True, per_channel=True)
+
+
 def _int4_const(shape, values, **q):
     spec = const("int8", shape, values, **q)
     spec.dtype = "int4"

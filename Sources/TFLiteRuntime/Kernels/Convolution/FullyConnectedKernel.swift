@@ -8,10 +8,13 @@
 ///
 /// Constant weights are packed once into GEMM panels; weights computed by the graph are packed on
 /// every run. As in TFLite, only clamping activations take effect.
+/// Sparse constant weights (unblocked CSR or 1x4 blocks, as LiteRT takes them) are expanded once by
+/// `SparseWeights`.
 final class FullyConnectedKernel: OpKernel {
     private let activation: FusedActivation
     private let keepNumDims: Bool
     private let packed = PackedWeights()
+    private let sparseWeights = SparseWeights()
     private var packedShape: [Int]?
     private var batch = 0
 
@@ -28,6 +31,7 @@ final class FullyConnectedKernel: OpKernel {
         let input = try node.input(0), weights = try node.input(1)
         try node.expect(input, type: .float32, role: "input")
         try node.expect(weights, type: .float32, role: "weights")
+        try sparseWeights.densify(weights, blockWidths: [nil, 4], node: node)
         guard weights.rank == 2 else { throw node.error("weights must have rank 2, has shape \(weights.shape)") }
         try FloatOperand.checkExtent(input.shape, node: node, role: "input")
         try FloatOperand.checkExtent(weights.shape, node: node, role: "weights")

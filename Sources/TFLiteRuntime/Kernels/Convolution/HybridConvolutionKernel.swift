@@ -31,6 +31,8 @@ final class HybridConvolutionKernel: OpKernel {
     let activation: FusedActivation
     private var keepNumDims = false
     private var asymmetricInputs = false
+    /// Sparse int8 FULLY_CONNECTED weights (1x16 blocks), expanded once.
+    private let sparseWeights = SparseWeights()
 
     private(set) var geometry: WindowGeometry?
     private(set) var channels = 0
@@ -85,6 +87,9 @@ final class HybridConvolutionKernel: OpKernel {
         try node.expect(filter, type: .int8, .int4, .uint8, role: "filter")
         if filter.type == .uint8, kind != .fullyConnected {
             throw node.error("uint8 weights with a float input are supported for FULLY_CONNECTED only")
+        }
+        if kind == .fullyConnected {
+            try sparseWeights.densify(filter, blockWidths: filter.type == .int8 ? [16] : [], node: node)
         }
         try FloatOperand.checkExtent(input.shape, node: node, role: "input")
         try FloatOperand.checkExtent(filter.shape, node: node, role: "filter")

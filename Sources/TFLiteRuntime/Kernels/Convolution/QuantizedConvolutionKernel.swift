@@ -68,6 +68,8 @@ final class QuantizedConvolutionKernel: OpKernel {
     private(set) var inputZeroPoint: Int32 = 0
     private(set) var filterZeroPoint: Int32 = 0
     private(set) var activationMin: Int32 = 0
+    /// Sparse int8 FULLY_CONNECTED weights (1x16 blocks), expanded once.
+    private let sparseWeights = SparseWeights()
     private(set) var activationMax: Int32 = 0
     let input16 = ScratchBuffer<Int16>(0)
     /// The weights packed for the AVX2 GEMM (CONV_2D and FULLY_CONNECTED, int32 accumulators).
@@ -112,6 +114,11 @@ final class QuantizedConvolutionKernel: OpKernel {
         switch input.type {
         case .uint8: try node.expect(filter, type: .uint8, role: "filter")
         default: try node.expect(filter, type: .int8, .int4, role: "filter")
+        }
+        if kind == .fullyConnected {
+            // LiteRT reads sparse weights only for int8 in and out; elsewhere it would misread them.
+            let int8 = input.type == .int8 && output.type == .int8 && filter.type == .int8
+            try sparseWeights.densify(filter, blockWidths: int8 ? [16] : [], node: node)
         }
         wide = input.type == .int16
         try FloatOperand.checkExtent(input.shape, node: node, role: "input")
