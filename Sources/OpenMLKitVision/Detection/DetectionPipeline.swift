@@ -240,7 +240,6 @@ final class DetectionPipeline {
     ) throws -> (regions: [LocalizedRegion], moving: Bool) {
         let analysis = try saliency.saliency(of: image)
         let moving = motion.boxes(in: analysis.working)
-        if ProcessInfo.processInfo.environment["OMK_DBG"] != nil { FileHandle.standardError.write("frame moving=\(moving.map { "\($0.minX),\($0.minY)-\($0.maxX),\($0.maxY)" })\n".data(using: .utf8)!) }
         // Measured against showing both (moving first, then the salient regions overlapping none):
         // the salient regions next to moving objects were mostly background (docs/LOCALIZER.md).
         guard moving.isEmpty else { return (moving.prefix(max(maxCount, 0)).map(analysis.region(of:)), true) }
