@@ -25,16 +25,27 @@ struct HubAuditTests {
         return url
     }
 
+    /// A hub with a 1-second idle timeout serving `largeModel()` as version 1 of "large"; the
+    /// caller stops the hub and removes the file's directory.
+    func hubServingLargeModel() async throws -> (TestHub, URL, HubModelVersion) {
+        try #require(SharedModels.available, "../shared/models is missing")
+        let hub = try await TestHub { $0.idleTimeout = .seconds(1) }
+        do {
+            let file = try largeModel()
+            return (hub, file, try await hub.admin.publish(name: "large", fileURL: file))
+        } catch {
+            await hub.stop()
+            throw error
+        }
+    }
+
     // The idle timeout used to start when a download's end was queued, while most of the file was
     // still waiting to be sent: a client reading steadily but slower than the file's size per idle
     // timeout lost the rest of the file (a clean close after a fraction of Content-Length).
     @Test func slowButSteadyDownloadIsNotCutByTheIdleTimeout() async throws {
-        try #require(SharedModels.available, "../shared/models is missing")
-        let hub = try await TestHub { $0.idleTimeout = .seconds(1) }
+        let (hub, file, version) = try await hubServingLargeModel()
         defer { Task { await hub.stop() } }
-        let file = try largeModel()
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
-        let version = try await hub.admin.publish(name: "large", fileURL: file)
 
         let socket = try RawSocket(port: hub.running.port)
         socket.send("GET /v1/models/large/versions/1/download HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -47,12 +58,9 @@ struct HubAuditTests {
     // Without a deadline on answers, a client that never reads would hold its connection (and the
     // open file) for ever once the idle timeout no longer cuts answers: the kernel now drops it.
     @Test func clientThatStopsReadingIsDropped() async throws {
-        try #require(SharedModels.available, "../shared/models is missing")
-        let hub = try await TestHub { $0.idleTimeout = .seconds(1) }
+        let (hub, file, version) = try await hubServingLargeModel()
         defer { Task { await hub.stop() } }
-        let file = try largeModel()
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
-        let version = try await hub.admin.publish(name: "large", fileURL: file)
 
         let socket = try RawSocket(port: hub.running.port)
         socket.send("GET /v1/models/large/versions/1/download HTTP/1.1\r\nHost: x\r\n\r\n")

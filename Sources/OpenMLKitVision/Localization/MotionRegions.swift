@@ -133,10 +133,12 @@ final class MotionRegions {
         // After a half-cell or refined shift the difference allows for what is left of it (below).
         var tolerant = false
         var refined = false
-        switch cameraMotion(working) {
+        let motion = cameraMotion(working)
+        switch motion {
         case .still: break
-        case .shifted(let dx, let dy) where configuration.compensatesShifts && configuration.refinesShifts:
-            let (sx, sy) = refinedShift(working, x: Float(dx), y: Float(dy))
+        case .shifted where configuration.refinesShifts && isCompensated(motion),
+            .halfShifted where configuration.refinesShifts && isCompensated(motion):
+            let (sx, sy) = refinedShift(working, around: motion)
             alignFractional(to: working, sx: sx, sy: sy)
             tolerant = true
             refined = true
@@ -144,12 +146,6 @@ final class MotionRegions {
         case .shifted(let dx, let dy) where configuration.compensatesShifts:
             align(to: working, dx: dx, dy: dy)
             noiseFactor = configuration.shiftedNoiseFactor
-        case .halfShifted(let hx, let hy) where configuration.compensatesHalfShifts && configuration.refinesShifts:
-            let (sx, sy) = refinedShift(working, x: Float(hx) / 2, y: Float(hy) / 2)
-            alignFractional(to: working, sx: sx, sy: sy)
-            tolerant = true
-            refined = true
-            noiseFactor = configuration.refinedNoiseFactor
         case .halfShifted(let hx, let hy) where configuration.compensatesHalfShifts:
             alignHalf(to: working, hx: hx, hy: hy)
             tolerant = true
@@ -242,15 +238,9 @@ final class MotionRegions {
     /// Moves the background, the previous frame and the stillness counts by the camera's shift;
     /// cells coming into view take this frame's values.
     private func align(to working: LabImage, dx: Int, dy: Int) {
-        func shifted<T>(_ plane: [T], fill: (Int) -> T) -> [T] {
-            (0..<plane.count).map { i in
-                let (x, y) = (i % width + dx, i / width + dy)
-                return x >= 0 && x < width && y >= 0 && y < height ? plane[y * width + x] : fill(i)
-            }
-        }
-        background = (0..<3).map { c in shifted(background[c]) { working.channels[c][$0] } }
-        previous = (0..<3).map { c in shifted(previous[c]) { working.channels[c][$0] } }
-        unchanged = shifted(unchanged) { _ in 0 }
+        background = (0..<3).map { c in wholeShift(background[c], dx: dx, dy: dy) { working.channels[c][$0] } }
+        previous = (0..<3).map { c in wholeShift(previous[c], dx: dx, dy: dy) { working.channels[c][$0] } }
+        unchanged = wholeShift(unchanged, dx: dx, dy: dy) { _ in 0 }
     }
 
     /// Moves the background and the previous frame by half a cell (each cell takes the mean of the
@@ -276,24 +266,26 @@ final class MotionRegions {
     /// (x, y)), measured to a quarter of a cell within half a cell of (`x`, `y`): the offset whose
     /// bilinearly interpolated previous frame has the smallest mean absolute L\* difference from
     /// this one over the cells every candidate covers (every other row).
-    private func refinedShift(_ working: LabImage, x: Float, y: Float) -> (Float, Float) {
+    private func refinedShift(_ working: LabImage, around motion: CameraMotion) -> (Float, Float) {
+        let (x, y): (Float, Float)
+        switch motion {
+        case .still: return (0, 0)
+        case .shifted(let dx, let dy): (x, y) = (Float(dx), Float(dy))
+        case .halfShifted(let hx, let hy): (x, y) = (Float(hx) / 2, Float(hy) / 2)
+        }
         let margin = Int(max(abs(x), abs(y)).rounded(.up)) + 2
         guard width > 2 * margin + 4, height > 2 * margin + 4 else { return (x, y) }
         let now = working.channels[0]
         let before = previous[0]
         let w = width
         func error(_ sx: Float, _ sy: Float) -> Float {
-            let (ox, oy) = (Int(sx.rounded(.down)), Int(sy.rounded(.down)))
-            let (fx, fy) = (sx - Float(ox), sy - Float(oy))
-            let (w00, w10, w01, w11) = ((1 - fx) * (1 - fy), fx * (1 - fy), (1 - fx) * fy, fx * fy)
+            let sampler = Bilinear(sx: sx, sy: sy, rowLength: w)
             var total: Float = 0
             var n = 0
             for row in stride(from: margin, to: height - margin, by: 2) {
-                let a = (row + oy) * w + ox
+                let a = (row + sampler.oy) * w + sampler.ox
                 for col in margin..<(w - margin) {
-                    let i = a + col
-                    let v = w00 * before[i] + w10 * before[i + 1] + w01 * before[i + w] + w11 * before[i + w + 1]
-                    total += abs(now[row * w + col] - v)
+                    total += abs(now[row * w + col] - sampler.value(before, at: a + col))
                     n += 1
                 }
             }
@@ -314,26 +306,56 @@ final class MotionRegions {
     /// bilinearly (cells coming into view take this frame's values), and the stillness counts by
     /// the nearest whole cells.
     private func alignFractional(to working: LabImage, sx: Float, sy: Float) {
-        let (ox, oy) = (Int(sx.rounded(.down)), Int(sy.rounded(.down)))
-        let (fx, fy) = (sx - Float(ox), sy - Float(oy))
-        let (w00, w10, w01, w11) = ((1 - fx) * (1 - fy), fx * (1 - fy), (1 - fx) * fy, fx * fy)
         let w = width
+        let sampler = Bilinear(sx: sx, sy: sy, rowLength: w)
         func shifted(_ plane: [Float], fill: [Float]) -> [Float] {
             (0..<plane.count).map { i in
-                let (x, y) = (i % w + ox, i / w + oy)
+                let (x, y) = (i % w + sampler.ox, i / w + sampler.oy)
                 guard x >= 0, x + 1 < w, y >= 0, y + 1 < height else { return fill[i] }
-                let a = y * w + x
-                return w00 * plane[a] + w10 * plane[a + 1] + w01 * plane[a + w] + w11 * plane[a + w + 1]
+                return sampler.value(plane, at: y * w + x)
             }
         }
         background = (0..<3).map { c in shifted(background[c], fill: working.channels[c]) }
         previous = (0..<3).map { c in shifted(previous[c], fill: working.channels[c]) }
         let (dx, dy) = (Int(sx.rounded()), Int(sy.rounded()))
-        if dx != 0 || dy != 0 {
-            unchanged = (0..<unchanged.count).map { i in
-                let (x, y) = (i % w + dx, i / w + dy)
-                return x >= 0 && x < w && y >= 0 && y < height ? unchanged[y * w + x] : 0
-            }
+        if dx != 0 || dy != 0 { unchanged = wholeShift(unchanged, dx: dx, dy: dy) { _ in 0 } }
+    }
+
+    /// Whether the configuration compensates `motion` (rather than restarting the background).
+    private func isCompensated(_ motion: CameraMotion) -> Bool {
+        switch motion {
+        case .still: return true
+        case .shifted: return configuration.compensatesShifts
+        case .halfShifted: return configuration.compensatesHalfShifts
+        }
+    }
+
+    /// `plane` moved by whole cells: cell (x, y) takes (x + dx, y + dy), or `fill` outside.
+    private func wholeShift<T>(_ plane: [T], dx: Int, dy: Int, fill: (Int) -> T) -> [T] {
+        (0..<plane.count).map { i in
+            let (x, y) = (i % width + dx, i / width + dy)
+            return x >= 0 && x < width && y >= 0 && y < height ? plane[y * width + x] : fill(i)
+        }
+    }
+
+    /// Bilinear sampling of a plane at a fractional offset (`sx`, `sy`) cells: the whole-cell part
+    /// (`ox`, `oy`) and the four weights, computed once per offset.
+    private struct Bilinear {
+        let ox: Int, oy: Int
+        let w00: Float, w10: Float, w01: Float, w11: Float
+        let rowLength: Int
+
+        init(sx: Float, sy: Float, rowLength: Int) {
+            (ox, oy) = (Int(sx.rounded(.down)), Int(sy.rounded(.down)))
+            let (fx, fy) = (sx - Float(ox), sy - Float(oy))
+            (w00, w10, w01, w11) = ((1 - fx) * (1 - fy), fx * (1 - fy), (1 - fx) * fy, fx * fy)
+            self.rowLength = rowLength
+        }
+
+        /// The value between cell `a` (top left) and its right, lower and lower-right neighbours.
+        @inline(__always)
+        func value(_ plane: [Float], at a: Int) -> Float {
+            w00 * plane[a] + w10 * plane[a + 1] + w01 * plane[a + rowLength] + w11 * plane[a + rowLength + 1]
         }
     }
 

@@ -146,17 +146,7 @@ struct ConversionKernelTests {
         expectShapeOpsError("supported") { try kit.run(.dequantize, [try kit.floats([1], [1])], [kit.output(.float32)]) }
     }
 
-    /// A 4x4 matrix in 2x2 blocks with two non-zero blocks (LiteRT's densify test layout).
-    private func blockSparse() -> SparsityInfo {
-        SparsityInfo(
-            traversalOrder: [0, 1, 2, 3], blockMap: [0, 1],
-            dimensions: [
-                SparseDimension(format: .dense, denseSize: 2, segments: [], indices: []),
-                SparseDimension(format: .sparseCSR, denseSize: 0, segments: [0, 1, 2], indices: [0, 1]),
-                SparseDimension(format: .dense, denseSize: 2, segments: [], indices: []),
-                SparseDimension(format: .dense, denseSize: 2, segments: [], indices: []),
-            ])
-    }
+    private func blockSparse() -> SparsityInfo { .blocks2x2Of4x4 }
 
     @Test func densifyExpandsBlockSparseMatrices() throws {
         let kit = ShapeOpsTestKit()
@@ -254,5 +244,19 @@ struct ConversionKernelTests {
             checked += 1
         }
         #expect(checked == 46)
+    }
+}
+
+extension SparsityInfo {
+    /// A 4x4 matrix in 2x2 blocks with two non-zero blocks (LiteRT's densify test layout).
+    static var blocks2x2Of4x4: SparsityInfo {
+        SparsityInfo(
+            traversalOrder: [0, 1, 2, 3], blockMap: [0, 1],
+            dimensions: [
+                SparseDimension(format: .dense, denseSize: 2, segments: [], indices: []),
+                SparseDimension(format: .sparseCSR, denseSize: 0, segments: [0, 1, 2], indices: [0, 1]),
+                SparseDimension(format: .dense, denseSize: 2, segments: [], indices: []),
+                SparseDimension(format: .dense, denseSize: 2, segments: [], indices: []),
+            ])
     }
 }

@@ -28,14 +28,7 @@ struct SparseFullyConnectedTests {
     @Test func encodingsLiteRTRefusesAreErrors() throws {
         let kit = ShapeOpsTestKit()
         // 2x2 blocks: four levels, which LiteRT's float kernel does not take.
-        let blocks = SparsityInfo(
-            traversalOrder: [0, 1, 2, 3], blockMap: [0, 1],
-            dimensions: [
-                SparseDimension(format: .dense, denseSize: 2, segments: [], indices: []),
-                SparseDimension(format: .sparseCSR, denseSize: 0, segments: [0, 1, 2], indices: [0, 1]),
-                SparseDimension(format: .dense, denseSize: 2, segments: [], indices: []),
-                SparseDimension(format: .dense, denseSize: 2, segments: [], indices: []),
-            ])
+        let blocks = SparsityInfo.blocks2x2Of4x4
         let w = try kit.tensor(.float32, [4, 4], bytes: ShapeOpsTestKit.bytes((1...8).map(Float.init)), constant: true, sparsity: blocks)
         expectShapeOpsError("unsupported sparse FLOAT32 fully-connected weight format") {
             try kit.run(.fullyConnected, [try kit.floats([Float](repeating: 1, count: 4), [1, 4]), w, nil], [kit.output(.float32)])
