@@ -108,7 +108,7 @@ import Darwin
 
 /// A plain TCP connection to the hub, for what URLSession will not send: slow or malformed
 /// requests, connections that never send anything.
-final class RawSocket {
+final class RawSocket: @unchecked Sendable {
     let fd: Int32
 
     init(port: Int) throws {
@@ -149,6 +149,24 @@ final class RawSocket {
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// Sends `text` every `interval` seconds until the hub closes the connection; the seconds that
+    /// took, or nil when it was still open after `limit`. Blocks: call it through `onOwnThread`.
+    func secondsUntilClosed(sending text: String, every interval: Double, giveUpAfter limit: Double) -> Double? {
+        let started = Date()
+        while Date().timeIntervalSince(started) < limit {
+            usleep(useconds_t(interval * 1e6))
+            if !send(text) { return Date().timeIntervalSince(started) }
+        }
+        return nil
+    }
+
+    /// Whether the hub has already closed the connection (end-of-file or reset), without waiting.
+    func isClosedNow() -> Bool {
+        var byte: UInt8 = 0
+        let n = recv(fd, &byte, 1, Int32(MSG_DONTWAIT) | Int32(MSG_PEEK))
+        return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+    }
+
     /// Whether the hub has closed the connection (a read returns end-of-file within `seconds`).
     func isClosedByPeer(within seconds: Int) -> Bool {
         var timeout = timeval(tv_sec: seconds, tv_usec: 0)
@@ -159,5 +177,13 @@ final class RawSocket {
             if n == 0 { return true }
             if n < 0 { return errno == ECONNRESET }
         }
+    }
+}
+
+/// Runs blocking socket work on a thread of its own, so that a busy test pool (other suites run
+/// at the same time) cannot delay it, nor it them.
+func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        Thread { continuation.resume(returning: work()) }.start()
     }
 }
