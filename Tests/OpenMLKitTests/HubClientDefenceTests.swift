@@ -99,14 +99,14 @@ struct HubClientDefenceTests {
             let text = error.localizedDescription
             #expect(text.contains("bytes/s") && !text.contains("NSURLErrorDomain"), "\(text)")
         }
-        #expect(Date().timeIntervalSince(start) < 10)
+        #expect(Date().timeIntervalSince(start) < 30, "the trickle lasts 60 s; the rate check cuts it after its 2 s window")
         // The bytes received so far are kept for resuming.
         #expect(FileManager.default.fileExists(atPath: cache.appendingPathComponent("models/m/partial.tflite").path))
 
         let (deadlined, _) = makeManager(trickle.url, limits: HubTransferLimits(timeout: 2, minimumBytesPerSecond: 0))
         let started = Date()
         await #expect(throws: ModelDownloadError.self) { _ = try await deadlined.downloadModel(CustomRemoteModel(name: "m")) }
-        #expect(Date().timeIntervalSince(started) < 6)
+        #expect(Date().timeIntervalSince(started) < 30, "the trickle lasts 60 s; the deadline is 2 s")
     }
 
     // D5: no more bytes than the version has reach the disk; answers about versions are capped.

@@ -18,7 +18,7 @@ struct HubSecurityCLITests {
         let started = Date()
         let second = try CLITests.run(["hub", "serve", "--data", data.path, "--port", "0", "--admin-token", "x"])
         #expect(second.status != 0)
-        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(Date().timeIntervalSince(started) < 30, "the second hub did not exit at once")
         #expect(second.stderr.contains("in use by another running hub"), "\(second.stderr)")
         #expect(!second.stderr.contains(data.path), "the message shows a server path: \(second.stderr)")
         #expect(FileManager.default.fileExists(atPath: inFlight.path), "the second hub touched the first one's staging")
