@@ -202,3 +202,36 @@ extension RawSocket {
         return (head ?? String(decoding: start, as: UTF8.self), body)
     }
 }
+
+/// Every answer forbids content sniffing and active content, whichever part of the hub produced it.
+@Suite("ModelHub security headers")
+struct HubSecurityHeaderTests {
+    @Test func everyKindOfAnswerCarriesThem() async throws {
+        try #require(SharedModels.available, "../shared/models is missing")
+        let hub = try await TestHub()
+        defer { Task { await hub.stop() } }
+        _ = try await hub.admin.publish(name: "m", fileURL: SharedModels.url("mobilenet_v1_0.25_128_quant.tflite"))
+        let auth = ["Authorization": "Bearer \(TestHub.adminToken)"]
+        let requests: [(String, String, [String: String])] = [
+            ("/v1/health", "GET", [:]),  // a route
+            ("/v1/models/m/versions/1/download", "GET", ["Range": "bytes=0-9"]),  // the full download route
+            ("/v1/models/m/versions/1/download", "GET", [:]),  // the full route (it fills the version cache)
+            ("/v1/models/m/versions/1/download", "GET", [:]),  // the download fast path (served from the cache)
+            ("/v1/models/m/versions/1/download", "HEAD", [:]),
+            ("/v2/nothing", "GET", [:]),  // 404 from the router
+            ("/v1/models/m/versions/1/download", "POST", auth),  // 405
+            ("/metrics", "GET", [:]),  // 401
+            ("/v1/models/..", "GET", [:]),  // 400 from a handler
+        ]
+        for (path, method, headers) in requests {
+            let (status, fields, _) = try await hub.send(path, method: method, headers: headers)
+            #expect(fields["x-content-type-options"] == "nosniff", "\(method) \(path) → \(status)")
+            #expect(fields["content-security-policy"] == "default-src 'none'; frame-ancestors 'none'", "\(method) \(path) → \(status)")
+        }
+        // The HTTP parser's refusal, written by the connection handler.
+        let raw = try RawSocket(port: hub.running.port)
+        raw.send("NOT HTTP AT ALL \u{1}\u{2}\r\n\r\n")
+        let answer = raw.readAll().lowercased()
+        #expect(answer.hasPrefix("http/1.1 400") && answer.contains("x-content-type-options: nosniff\r\n"), "\(answer)")
+    }
+}

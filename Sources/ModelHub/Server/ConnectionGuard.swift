@@ -234,9 +234,9 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         }
         // The parser could not read a request: answer in the hub's JSON shape and close.
         let body = ByteBuffer(bytes: HubError.body(status: .badRequest, message: "malformed HTTP request"))
-        let head = HTTPResponse(
-            status: .badRequest,
-            headerFields: [.contentType: "application/json", .contentLength: String(body.readableBytes), .connection: "close"])
+        var fields: HTTPFields = [.contentType: "application/json", .contentLength: String(body.readableBytes), .connection: "close"]
+        fields.addHubSecurityHeaders()
+        let head = HTTPResponse(status: .badRequest, headerFields: fields)
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         context.write(wrapOutboundOut(.body(body)), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }

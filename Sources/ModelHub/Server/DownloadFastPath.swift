@@ -71,12 +71,12 @@ struct DownloadFastPath: Sendable {
         } else {
             return nil
         }
-        let head = HTTPResponse(
-            status: .ok,
-            headerFields: [
-                .eTag: version.entityTag, .acceptRanges: "bytes", .contentType: "application/octet-stream",
-                .contentLength: String(size), .server: "ModelHub", .date: HTTPDate.now(),
-            ])
+        var answerFields: HTTPFields = [
+            .eTag: version.entityTag, .acceptRanges: "bytes", .contentType: "application/octet-stream",
+            .contentLength: String(size), .server: "ModelHub", .date: HTTPDate.now(),
+        ]
+        answerFields.addHubSecurityHeaders()
+        let head = HTTPResponse(status: .ok, headerFields: answerFields)
         let entry = AccessLogMiddleware.Entry(
             time: Date(),
             client: AccessLogMiddleware.client(

@@ -24,6 +24,7 @@ public struct HubError: Error, Sendable, HTTPResponseError {
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var headers = self.headers
         headers[.contentType] = "application/json"
+        headers.addHubSecurityHeaders()
         let body = ByteBuffer(bytes: Self.body(status: status, message: message))
         headers[.contentLength] = String(body.readableBytes)
         // A HEAD answer has the headers of the GET answer and no body.

@@ -14,7 +14,9 @@ struct HubErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         -> Response
     {
         do {
-            return try await next(request, context)
+            var response = try await next(request, context)
+            response.headers.addHubSecurityHeaders()
+            return response
         } catch let error as HubError {
             throw error
         } catch let error as HTTPError {
