@@ -13,8 +13,8 @@ import Darwin
 /// The download route's answer to its commonest request, given on the connection's event loop
 /// without going through Hummingbird's per-request tasks.
 ///
-/// Only a plain `GET .../versions/N/download` — no range, no conditional, no body, no query, the
-/// right app key if the hub has one — of a version the ``VersionCache`` holds (so the full route
+/// Only a plain `GET .../versions/N/download` — no range, no conditional, no body, no query, a
+/// caller the download route admits (`HubCredentials`) — of a version the ``VersionCache`` holds (so the full route
 /// served it less than a second ago) is answered here. Everything else returns nil and takes the
 /// full route, which gives every error its JSON and every edge case its handling. The answer is
 /// the full route's answer for the same request: same headers, same bytes, same access-log line,
@@ -47,9 +47,11 @@ struct DownloadFastPath: Sendable {
         guard parts.count == 7, parts[0].isEmpty, parts[1] == "v1", parts[2] == "models", parts[4] == "versions",
             parts[6] == "download"
         else { return nil }
-        if let key = configuration.appKey {
-            guard let given = fields[HTTPField.Name("X-App-Key")!], constantTimeEqual(given, key) else { return nil }
-        }
+        // The router's rule (HubAccessMiddleware), from the headers alone: the query is empty here.
+        guard
+            server.credentials.caller(authorization: fields[.authorization], appKey: fields[HTTPField.Name("X-App-Key")!])
+                >= .app
+        else { return nil }
         let name = String(parts[3])
         guard HubNames.isValidModelName(name), parts[5].count <= 9, let number = Int(parts[5]), number > 0,
             let (stored, blob) = server.versionCache.get(ModelVersionKey(name: name, version: number))

@@ -44,6 +44,8 @@ public struct HubServer: Sendable {
     let versionCache = VersionCache()
     /// Downloads handed to `sendfile` (nil: copy through buffers).
     let fileRegions: FileRegionTable?
+    /// The admin token and app key, and the rule that reads them.
+    var credentials: HubCredentials { HubCredentials(adminToken: configuration.adminToken, appKey: configuration.appKey) }
 
     /// A server with the embedded catalogue (`DATA/catalog.sqlite`) and the file blob store.
     ///
@@ -145,35 +147,34 @@ public struct HubServer: Sendable {
                 format: configuration.logFormat, log: configuration.accessLog, trustedProxies: configuration.trustedProxies,
                 metrics: metrics))
         router.add(middleware: HubErrorMiddleware(logger: configuration.logger))
+        // Access is decided here, once per route, by the group it is added to.
         router.get(RouterPath(HubRoutes.health)) { _, _ in try json(["status": "ok"]) }
-        router.get(RouterPath(HubRoutes.metrics)) { request, _ in
-            try self.requireAdmin(request)
+        let apps = router.group().add(middleware: HubAccessMiddleware(credentials: credentials, required: .app))
+        let admins = router.group().add(middleware: HubAccessMiddleware(credentials: credentials, required: .admin))
+        admins.get(RouterPath(HubRoutes.metrics)) { _, _ in
             let text = ByteBuffer(bytes: self.metrics.exposition())
             return Response(
                 status: .ok,
                 headers: [.contentType: "text/plain; version=0.0.4", .contentLength: String(text.readableBytes)],
                 body: .init(byteBuffer: text))
         }
-        router.get(RouterPath(HubRoutes.models)) { request, _ in
-            try self.requireAppKey(request)
-            let admin = self.isAdmin(request)
+        apps.get(RouterPath(HubRoutes.models)) { _, context in
+            let admin = context.caller == .admin
             return try json(["models": try await self.catalog.models().map { admin ? $0 : $0.withoutCounts }])
         }
-        router.get(RouterPath(HubRoutes.model)) { request, context in
-            try self.requireAppKey(request)
+        apps.get(RouterPath(HubRoutes.model)) { _, context in
             let model = try await self.existingModel(context)
-            return try json(self.isAdmin(request) ? model : model.withoutCounts)
+            return try json(context.caller == .admin ? model : model.withoutCounts)
         }
-        router.get(RouterPath(HubRoutes.latest)) { request, context in try await self.latest(request, context) }
-        router.get(RouterPath(HubRoutes.version)) { request, context in
-            try self.requireAppKey(request)
+        apps.get(RouterPath(HubRoutes.latest)) { request, context in try await self.latest(request, context) }
+        apps.get(RouterPath(HubRoutes.version)) { _, context in
             let (_, version) = try await self.existingVersion(context)
             return try json(version.withoutCount, etag: version.entityTag)
         }
-        router.get(RouterPath(HubRoutes.download)) { request, context in try await self.download(request, context) }
-        router.post(RouterPath(HubRoutes.versions)) { request, context in try await self.publish(request, context) }
-        router.put(RouterPath(HubRoutes.rollout)) { request, context in try await self.setRollout(request, context) }
-        router.delete(RouterPath(HubRoutes.model)) { request, context in try await self.delete(request, context) }
+        apps.get(RouterPath(HubRoutes.download)) { request, context in try await self.download(request, context) }
+        admins.post(RouterPath(HubRoutes.versions)) { request, context in try await self.publish(request, context) }
+        admins.put(RouterPath(HubRoutes.rollout)) { request, context in try await self.setRollout(request, context) }
+        admins.delete(RouterPath(HubRoutes.model)) { request, context in try await self.delete(request, context) }
         return router
     }
 
@@ -200,28 +201,6 @@ public struct HubServer: Sendable {
             throw HubError.badRequest("'\(text.prefix(20))' is not a version number")
         }
         return number
-    }
-
-    func isAdmin(_ request: Request) -> Bool {
-        guard let given = request.headers[.authorization] else { return false }
-        // RFC 9110 §11.1: the scheme is case-insensitive.
-        let parts = given.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return false }
-        return constantTimeEqual(parts[1].trimmingCharacters(in: .whitespaces), configuration.adminToken)
-    }
-
-    func requireAdmin(_ request: Request) throws {
-        guard isAdmin(request) else {
-            throw HubError(.unauthorized, "this needs the hub's admin token (Authorization: Bearer <token>)")
-        }
-    }
-
-    func requireAppKey(_ request: Request) throws {
-        guard let key = configuration.appKey else { return }
-        let given = request.headers[HTTPField.Name("X-App-Key")!] ?? request.uri.queryParameters.get("key").map { String($0) } ?? ""
-        guard constantTimeEqual(given, key) || isAdmin(request) else {
-            throw HubError(.unauthorized, "this hub needs an app key (X-App-Key header)")
-        }
     }
 }
 
