@@ -38,3 +38,33 @@ struct HubAccessTests {
         #expect(checked == 4 * 10)
     }
 }
+
+/// Name validation lives in the catalogue itself: no caller can add a model no hub may hold.
+@Suite("ModelHub catalogue refuses invalid records")
+struct CatalogueValidationTests {
+    @Test func invalidNamesAndDigestsAreRefusedAndLeaveNothing() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("catalogue-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let catalog = try SQLiteModelCatalog(path: directory.appendingPathComponent("catalog.sqlite").path)
+        let digest = String(repeating: "0f", count: 32)
+        let cases: [(String, Int64, String, String)] = [
+            ("../escape", 1, digest, "model name"), ("", 1, digest, "model name"), ("a/b", 1, digest, "model name"),
+            (String(repeating: "x", count: 200), 1, digest, "model name"), ("ok", -1, digest, "size"),
+            ("ok", 1, "ABCDEF", "SHA-256"), ("ok", 1, String(repeating: "0F", count: 32), "SHA-256"),
+        ]
+        for (name, size, sha, field) in cases {
+            let new = NewModelVersion(name: name, size: size, sha256: sha, blobKey: "k", publishedAt: Date())
+            do {
+                _ = try await catalog.addVersion(new)
+                Issue.record("added \(name.prefix(20)) \(size) \(sha)")
+            } catch let HubStorageError.invalidRecord(message) {
+                #expect(message.contains(field), "\(message)")
+            }
+        }
+        #expect(try await catalog.models().isEmpty)
+        let fine = try await catalog.addVersion(
+            NewModelVersion(name: "ok", size: 1, sha256: digest, blobKey: "k", publishedAt: Date()))
+        #expect(fine.version == 1)
+    }
+}

@@ -24,10 +24,24 @@ extension PostgresCatalogTests {
         }
 
         try record("models (empty)", try await catalog.models())
+        // The catalogue itself refuses names and digests no hub may hold, and records nothing.
+        for (name, digest) in [("../escape", String(repeating: "0f", count: 32)), ("", String(repeating: "0f", count: 32)),
+            ("ok", "not-a-digest")]
+        {
+            let bad = NewModelVersion(
+                name: name, size: 1, sha256: digest, blobKey: "key-bad", publishedAt: Date(timeIntervalSince1970: 1_700_000_000))
+            do {
+                _ = try await catalog.addVersion(bad)
+                lines.append("addVersion '\(name)' \(digest): accepted")
+            } catch let error as HubStorageError {
+                lines.append("addVersion '\(name)' \(digest): \(error.localizedDescription)")
+            }
+        }
         try record("model missing", try await catalog.model(named: "missing"))
         try record(
             "storedVersion missing", try await catalog.storedVersion(name: "missing", version: 1).map(StoredLine.init))
         try record("referencedBlobKeys (empty)", try await catalog.referencedBlobKeys().sorted())
+        try record("models (still empty)", try await catalog.models())
         // Names whose byte order differs from a locale's order: SQLite compares bytes.
         try await publish("beta", 1_700_000_000, "key-b1")
         try await publish("Alpha", 1_700_000_100, "key-A1", signature: "c2lnbmF0dXJl")

@@ -27,6 +27,23 @@ public struct NewModelVersion: Sendable, Equatable {
     }
 }
 
+extension NewModelVersion {
+    /// This record, when a hub may hold it: a valid model name (``HubNames``), a size of at least
+    /// zero and a SHA-256 of 64 lowercase hex digits. Every catalogue checks what it adds with this,
+    /// whoever calls it, so a name from outside never reaches a row unchecked.
+    ///
+    /// - Throws: ``HubStorageError/invalidRecord(_:)`` naming the field.
+    public func validated() throws -> NewModelVersion {
+        guard HubNames.isValidModelName(name) else {
+            throw HubStorageError.invalidRecord("model name '\(name.prefix(140))' is not valid")
+        }
+        guard size >= 0 else { throw HubStorageError.invalidRecord("size \(size) is negative") }
+        guard sha256.utf8.count == 64, sha256.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
+        else { throw HubStorageError.invalidRecord("SHA-256 '\(sha256.prefix(80))' is not 64 lowercase hex digits") }
+        return self
+    }
+}
+
 /// One version together with the blob that holds it, read in one query so that a download never
 /// pairs a version with another version's (or a deleted) blob.
 public struct StoredModelVersion: Sendable, Equatable {
@@ -158,6 +175,9 @@ public enum HubStorageError: Error, Equatable, Sendable {
     case io(String)
     /// The database failed.
     case database(String)
+    /// A record no hub may hold (an invalid model name, a malformed digest): refused before it
+    /// reaches the database.
+    case invalidRecord(String)
 }
 
 extension HubStorageError: LocalizedError {
@@ -165,6 +185,7 @@ extension HubStorageError: LocalizedError {
         switch self {
         case .io(let message): return "storage: \(message)"
         case .database(let message): return "catalogue: \(message)"
+        case .invalidRecord(let message): return "catalogue: refused a record: \(message)"
         }
     }
 }

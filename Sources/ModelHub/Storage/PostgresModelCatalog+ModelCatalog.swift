@@ -48,6 +48,7 @@ extension PostgresModelCatalog {
     }
 
     public func addVersion(_ new: NewModelVersion) async throws -> HubModelVersion {
+        let new = try new.validated()
         let rollout = try Self.json(HubRollout())
         let milliseconds = Self.milliseconds(new.publishedAt)
         return try await withTransaction("publishing \(new.name)") { [logger] connection in

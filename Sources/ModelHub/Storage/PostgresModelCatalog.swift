@@ -180,7 +180,7 @@ public final class PostgresModelCatalog: ModelCatalog {
             return inner.map(describe) ?? "transaction failed"
         case let error as HubStorageError:
             switch error {
-            case .database(let text), .io(let text): message = text
+            case .database(let text), .io(let text), .invalidRecord(let text): message = text
             }
         case let error as PSQLError:
             message = "\(error.code)"

@@ -66,6 +66,7 @@ public final class SQLiteModelCatalog: ModelCatalog {
     }
 
     public func addVersion(_ new: NewModelVersion) async throws -> HubModelVersion {
+        let new = try new.validated()
         let rollout = try String(decoding: HubJSON.encoder().encode(HubRollout()), as: UTF8.self)
         return try await write { db in
             try db.execute(
