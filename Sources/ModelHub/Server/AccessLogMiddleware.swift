@@ -7,6 +7,7 @@ import Darwin
 #endif
 import HTTPTypes
 import Hummingbird
+import NIOConcurrencyHelpers
 import NIOCore
 
 /// Writes one access-log line per request when its answer has been sent to the last byte (or
@@ -139,11 +140,10 @@ struct AccessLogMiddleware: RouterMiddleware {
 }
 
 /// A box for a byte count shared between the writer the body writes to and the log.
-final class ByteCount: @unchecked Sendable {
-    private let lock = NSLock()
-    private var total: Int64 = 0
-    func add(_ n: Int) { lock.withLock { total += Int64(n) } }
-    var value: Int64 { lock.withLock { total } }
+final class ByteCount: Sendable {
+    private let total = NIOLockedValueBox(Int64(0))
+    func add(_ n: Int) { total.withLockedValue { $0 += Int64(n) } }
+    var value: Int64 { total.withLockedValue { $0 } }
 }
 
 /// Passes a body through and counts its bytes.

@@ -12,8 +12,7 @@ import Foundation
 /// Building with `-DOPENMLKIT_MAIN_ACTOR_COMPLETIONS` gives Linux the Apple signatures (used to
 /// type-check Apple-style code on Linux; the main queue must then be serviced).
 public enum CompletionQueue {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var chosen: DispatchQueue?
+    private static let chosen = LockedBox<DispatchQueue?>(nil)
 
     /// The private serial queue completions use on Linux unless ``queue`` is set.
     public static let defaultQueue = DispatchQueue(label: "org.openmlkit.completions")
@@ -21,8 +20,8 @@ public enum CompletionQueue {
     /// The queue completion handlers run on where they are not main-actor isolated (Linux);
     /// setting it affects calls made afterwards. Ignored on Apple platforms (always main).
     public static var queue: DispatchQueue {
-        get { lock.withLock { chosen ?? defaultQueue } }
-        set { lock.withLock { chosen = newValue } }
+        get { chosen.current ?? defaultQueue }
+        set { chosen.withLockedValue { $0 = newValue } }
     }
 }
 

@@ -111,31 +111,35 @@ public final class ModelManager: @unchecked Sendable {
     /// environment until ``configuration`` is set.
     public static func modelManager() -> ModelManager { shared }
 
-    private let lock = NSLock()
-    private var _configuration: Configuration
-    private var _applicationState = ApplicationState.foreground
-    private var inFlight: [String: Transfer] = [:]
+    /// What the manager's callers share: its settings and the downloads in flight, by model name.
+    private struct State {
+        var configuration: Configuration
+        var applicationState = ApplicationState.foreground
+        var inFlight: [String: Transfer] = [:]
+    }
+
+    private let state: LockedBox<State>
 
     /// A manager with its own configuration (e.g. one cache directory per test or per tenant).
     public init(configuration: Configuration) {
-        _configuration = configuration
+        state = LockedBox(State(configuration: configuration))
     }
 
     /// The configuration; changes apply to downloads started afterwards.
     public var configuration: Configuration {
-        get { lock.withLock { _configuration } }
-        set { lock.withLock { _configuration = newValue } }
+        get { state.withLockedValue { $0.configuration } }
+        set { state.withLockedValue { $0.configuration = newValue } }
     }
 
     /// Whether the process is in the foreground; going to the background cancels downloads
     /// whose conditions do not allow background downloading (their partial files are kept).
     public var applicationState: ApplicationState {
-        get { lock.withLock { _applicationState } }
+        get { state.withLockedValue { $0.applicationState } }
         set {
-            let stopped = lock.withLock { () -> [Transfer] in
-                _applicationState = newValue
+            let stopped = state.withLockedValue { state -> [Transfer] in
+                state.applicationState = newValue
                 guard newValue == .background else { return [] }
-                return inFlight.values.filter { !$0.conditions.allowsBackgroundDownloading }
+                return state.inFlight.values.filter { !$0.conditions.allowsBackgroundDownloading }
             }
             for transfer in stopped { transfer.task.cancel() }
         }
@@ -243,15 +247,25 @@ public final class ModelManager: @unchecked Sendable {
     }
 
     private func transfer(for remoteModel: RemoteModel, conditions: ModelDownloadConditions) -> Transfer {
-        lock.lock()
-        defer { lock.unlock() }
-        if let running = inFlight[remoteModel.name] { return running }
+        // One lock span from the lookup to the registration: two callers never start two transfers
+        // of one model, and the task's own removal waits until it is registered.
+        state.withLockedValue { state in
+            if let running = state.inFlight[remoteModel.name] { return running }
+            let transfer = startTransfer(for: remoteModel, conditions: conditions, configuration: state.configuration)
+            state.inFlight[remoteModel.name] = transfer
+            return transfer
+        }
+    }
+
+    /// A new transfer of `remoteModel`, running; it leaves the table of transfers in flight when it ends.
+    private func startTransfer(
+        for remoteModel: RemoteModel, conditions: ModelDownloadConditions, configuration: Configuration
+    ) -> Transfer {
         let progress = Progress(totalUnitCount: -1)
         let transfer = Transfer(progress: progress, conditions: conditions)
-        let configuration = _configuration
         let priority: TaskPriority = conditions.allowsBackgroundDownloading ? .background : .userInitiated
         transfer.task = Task.detached(priority: priority) { [self] in
-            defer { lock.withLock { inFlight[remoteModel.name] = nil } }
+            defer { state.withLockedValue { _ = $0.inFlight.removeValue(forKey: remoteModel.name) } }
             do {
                 let model = try await perform(remoteModel, conditions, configuration, progress)
                 post(.firebaseMLModelDownloadDidSucceed, remoteModel, nil)
@@ -263,7 +277,6 @@ public final class ModelManager: @unchecked Sendable {
             }
         }
         progress.cancellationHandler = { [transfer] in transfer.task.cancel() }
-        inFlight[remoteModel.name] = transfer
         return transfer
     }
 

@@ -14,9 +14,8 @@ public final class ModelInputOutputOptions: @unchecked Sendable {
         public var elementCount: Int { dimensions.reduce(1, *) }
     }
 
-    private let lock = NSLock()
-    private var inputs = [Int: Format]()
-    private var outputs = [Int: Format]()
+    /// The declared formats by index.
+    private let formats = LockedBox((inputs: [Int: Format](), outputs: [Int: Format]()))
 
     public init() {}
 
@@ -28,7 +27,7 @@ public final class ModelInputOutputOptions: @unchecked Sendable {
     /// Declares input `index` as `type` with `dimensions`.
     public func setInputFormat(index: UInt, type: ModelElementType, dimensions: [Int]) throws {
         let format = try ModelInputOutputOptions.validated(type, dimensions, "input \(index)")
-        lock.withLock { inputs[Int(index)] = format }
+        formats.withLockedValue { $0.inputs[Int(index)] = format }
     }
 
     /// Declares output `index` as `type` with `dimensions`.
@@ -39,13 +38,13 @@ public final class ModelInputOutputOptions: @unchecked Sendable {
     /// Declares output `index` as `type` with `dimensions`.
     public func setOutputFormat(index: UInt, type: ModelElementType, dimensions: [Int]) throws {
         let format = try ModelInputOutputOptions.validated(type, dimensions, "output \(index)")
-        lock.withLock { outputs[Int(index)] = format }
+        formats.withLockedValue { $0.outputs[Int(index)] = format }
     }
 
     /// The declared input formats, by index.
-    public var inputFormats: [Int: Format] { lock.withLock { inputs } }
+    public var inputFormats: [Int: Format] { formats.current.inputs }
     /// The declared output formats, by index.
-    public var outputFormats: [Int: Format] { lock.withLock { outputs } }
+    public var outputFormats: [Int: Format] { formats.current.outputs }
 
     private static func validated(_ type: ModelElementType, _ dimensions: [Int], _ what: String) throws -> Format {
         guard !dimensions.isEmpty else { throw ModelInterpreterError.invalidOptions("\(what) has no dimensions") }

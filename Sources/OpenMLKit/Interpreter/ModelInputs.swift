@@ -11,8 +11,7 @@ public final class ModelInputs: @unchecked Sendable {
         case numbers([Double])
     }
 
-    private let lock = NSLock()
-    private var values = [Value]()
+    private let values = LockedBox([Value]())
 
     public init() {}
 
@@ -31,13 +30,13 @@ public final class ModelInputs: @unchecked Sendable {
         } else {
             throw ModelInterpreterError.invalidInput("input \(count) is \(type(of: input)); give Data or nested arrays of numbers")
         }
-        lock.withLock { values.append(value) }
+        values.withLockedValue { $0.append(value) }
     }
 
     /// The number of inputs added.
-    public var count: Int { lock.withLock { values.count } }
+    public var count: Int { values.withLockedValue { $0.count } }
 
-    var all: [Value] { lock.withLock { values } }
+    var all: [Value] { values.current }
 
     private static func flatten(_ array: [Any], into flat: inout [Double], depth: Int) throws {
         guard depth < 16 else { throw ModelInterpreterError.invalidInput("arrays are nested more than 16 deep") }

@@ -21,12 +21,11 @@ public final class ModelInterpreter: @unchecked Sendable {
     private let resolveModelPath: () throws -> String
     private let queue = DispatchQueue(label: "OpenMLKit.ModelInterpreter")
     private var interpreter: Interpreter?
-    private let pathLock = NSLock()
-    private var _modelPath: String?
+    private let loadedPath = LockedBox<String?>(nil)
 
     /// The model file this interpreter loaded (the downloaded or the bundled one, for
     /// ``modelInterpreter(remoteModel:localModel:manager:)``), or nil before its first run.
-    public var modelPath: String? { pathLock.withLock { _modelPath } }
+    public var modelPath: String? { loadedPath.current }
 
     /// Threads the runtime may use for one inference (default 1).
     public var threadCount: Int = 1
@@ -130,7 +129,7 @@ public final class ModelInterpreter: @unchecked Sendable {
         do {
             let created = try Interpreter(modelPath: path, options: .init(threadCount: threadCount))
             interpreter = created
-            pathLock.withLock { _modelPath = path }
+            loadedPath.withLockedValue { $0 = path }
             return created
         } catch {
             throw ModelInterpreterError.modelFailed("\(path): \(error.localizedDescription)")

@@ -1,4 +1,5 @@
 import Foundation
+import OpenMLKit
 
 /// Feeds live video frames to an ``ObjectDetector`` and drops the frames that arrive while it is
 /// still busy with an earlier one — what ML Kit tells its users to do with camera frames, so that
@@ -57,11 +58,9 @@ public final class FrameProcessor: @unchecked Sendable {
     public let detector: ObjectDetector
     private let handler: @Sendable (FrameResult) -> Void
     private let queue = DispatchQueue(label: "OpenMLKitVision.FrameProcessor")
-    private let lock = NSLock()
     private let idle = DispatchGroup()
-    private var busy = false
-    private var counters = Statistics()
-    private var start: DispatchTime?
+    /// Whether a frame is in progress, the counters, and when the first frame came.
+    private let state = LockedBox((busy: false, counters: Statistics(), start: DispatchTime?.none))
 
     /// A processor that runs `detector` on submitted frames and passes each result to `handler`.
     public init(detector: ObjectDetector, handler: @escaping @Sendable (FrameResult) -> Void) {
@@ -74,18 +73,19 @@ public final class FrameProcessor: @unchecked Sendable {
     @discardableResult
     public func submit(_ image: VisionImage) -> Bool {
         let submitted = DispatchTime.now()
-        lock.lock()
-        let index = counters.submitted
-        counters.submitted += 1
-        if start == nil { start = submitted }
-        guard !busy else {
-            counters.dropped += 1
-            lock.unlock()
-            return false
+        let index = state.withLockedValue { state -> Int? in
+            let index = state.counters.submitted
+            state.counters.submitted += 1
+            if state.start == nil { state.start = submitted }
+            guard !state.busy else {
+                state.counters.dropped += 1
+                return nil
+            }
+            state.busy = true
+            idle.enter()
+            return index
         }
-        busy = true
-        idle.enter()
-        lock.unlock()
+        guard let index else { return false }
         queue.async { [self] in
             let result: FrameResult
             do {
@@ -94,13 +94,13 @@ public final class FrameProcessor: @unchecked Sendable {
             } catch {
                 result = FrameResult(frameIndex: index, objects: nil, error: error, latency: seconds(since: submitted))
             }
-            lock.lock()
-            counters.processed += 1
-            if result.error != nil { counters.failed += 1 }
-            counters.totalLatency += result.latency
-            counters.elapsed = start.map { seconds(since: $0) } ?? 0
-            busy = false
-            lock.unlock()
+            state.withLockedValue { state in
+                state.counters.processed += 1
+                if result.error != nil { state.counters.failed += 1 }
+                state.counters.totalLatency += result.latency
+                state.counters.elapsed = state.start.map { seconds(since: $0) } ?? 0
+                state.busy = false
+            }
             handler(result)
             idle.leave()
         }
@@ -113,11 +113,7 @@ public final class FrameProcessor: @unchecked Sendable {
     }
 
     /// The counters so far.
-    public var statistics: Statistics {
-        lock.lock()
-        defer { lock.unlock() }
-        return counters
-    }
+    public var statistics: Statistics { state.withLockedValue { $0.counters } }
 
     private func seconds(since time: DispatchTime) -> Double {
         Double(DispatchTime.now().uptimeNanoseconds - time.uptimeNanoseconds) / 1e9
