@@ -359,6 +359,19 @@ struct CustomObjectDetectorTests {
         #expect(seen.value == seen.value.sorted() && seen.value.first == 0 && seen.value.suffix(3) == [10, 11, 12])
         #expect(statistics.framesPerSecond > 0 && statistics.meanLatency > 0)
     }
+
+    @Test("Waiting for a frame processor has a deadline: a handler that blocks does not hold the caller forever")
+    func frameProcessorWaitHasADeadline() throws {
+        let detector = try ObjectDetector(options: options(.stream))
+        let release = DispatchSemaphore(value: 0)
+        let processor = FrameProcessor(detector: detector) { _ in release.wait() }
+        #expect(processor.waitUntilIdle(timeout: 0), "idle before any frame")
+        #expect(processor.submit(try photo("cat.bmp")))
+        #expect(!processor.waitUntilIdle(timeout: 0.3), "the handler is still blocked")
+        release.signal()
+        #expect(processor.waitUntilIdle(timeout: 60))
+        #expect(processor.statistics.processed == 1)
+    }
 }
 
 /// A value shared with callbacks on other threads.

@@ -112,6 +112,14 @@ public final class FrameProcessor: @unchecked Sendable {
         idle.wait()
     }
 
+    /// Waits at most `seconds` for the frame in progress, if any, to be handled; true when it was
+    /// (or none was in progress), false when the time ran out (a handler that blocks, say).
+    @discardableResult
+    public func waitUntilIdle(timeout seconds: Double) -> Bool {
+        let nanoseconds = seconds.isFinite ? UInt64(max(0, min(seconds, 1e9)) * 1e9) : UInt64(1e18)
+        return idle.wait(timeout: .now() + .nanoseconds(Int(min(nanoseconds, UInt64(Int.max))))) == .success
+    }
+
     /// The counters so far.
     public var statistics: Statistics { state.withLockedValue { $0.counters } }
 
