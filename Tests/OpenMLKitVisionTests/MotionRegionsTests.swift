@@ -179,7 +179,8 @@ struct MotionRegionsTests {
         for square in [left, right] {
             let cells = CellBox(
                 minX: Int(square.minX), minY: Int(square.minY), maxX: Int(square.maxX), maxY: Int(square.maxY))
-            #expect(split.contains { $0.overlap(cells) >= 0.7 }, "\(square): \(split)")
+            // Each part's box holds its square, half the neck and the ragged outline's outer cells.
+            #expect(split.contains { $0.overlap(cells) >= 0.65 }, "\(square): \(split)")
         }
         var whole = MotionRegions.Configuration()
         whole.neckDepth = 0
@@ -190,6 +191,38 @@ struct MotionRegionsTests {
         _ = motion.boxes(in: try Self.frame())
         _ = motion.boxes(in: try Self.frame())
         #expect(motion.boxes(in: try Self.frame([(left, Self.colour)])).count == 1)
+    }
+
+    @Test("A region's box takes in the foreground cells next to it that the opening trimmed (thinPartReach); 0 gives the opened region's box")
+    func thinPartsInTheBox() throws {
+        // A 24-pixel square with a tail 1 pixel high and 10 long on its right (1 pixel per cell).
+        let body = CGRect(x: 40, y: 40, width: 24, height: 24)
+        let tail = CGRect(x: 64, y: 52, width: 10, height: 1)
+        func run(_ reach: Int) throws -> [CellBox] {
+            var configuration = MotionRegions.Configuration()
+            configuration.thinPartReach = reach
+            // Unsmoothed working images, so that the tail stays one cell high.
+            func frame(_ objects: [(CGRect, (UInt8, UInt8, UInt8))]) throws -> LabImage {
+                let pixels = LocalizationTests.scene(
+                    width: Self.width, height: Self.height, background: (90, 120, 100), objects: objects, noise: 6)
+                return try LabImage(LocalizationTests.image(pixels, width: Self.width, height: Self.height), workingSize: 160)
+            }
+            let motion = MotionRegions(configuration: configuration)
+            _ = motion.boxes(in: try frame([]))
+            _ = motion.boxes(in: try frame([]))
+            return motion.boxes(in: try frame([(body, Self.colour), (tail, Self.colour)]))
+        }
+        let opened = try run(0)
+        let reached = try run(1)
+        try #require(opened.count == 1 && reached.count == 1, "\(opened) \(reached)")
+        let (o, r) = (opened[0], reached[0])
+        // The opening trims the tail: the opened box ends about where the body does.
+        #expect(abs(o.maxX - Int(body.maxX)) <= 1, "\(o)")
+        // The reach takes in one more column towards the tail (and at most one cell on any side),
+        // never the tail's far end.
+        #expect(r.maxX == o.maxX + 1, "\(o) → \(r)")
+        #expect(r.maxX < Int(tail.maxX))
+        #expect(o.minX - r.minX <= 1 && o.minY - r.minY <= 1 && r.maxY - o.maxY <= 1 && r.minX <= o.minX && r.minY <= o.minY)
     }
 
     @Test("reset() and a frame of another size forget the background")

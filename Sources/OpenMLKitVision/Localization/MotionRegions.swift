@@ -9,7 +9,8 @@ import Foundation
 /// `noiseFactor` × the frame's median difference (the noise of the camera and compression; at
 /// least `minimumDifference` ΔE) are foreground. The foreground mask is opened and closed, split
 /// into 8-connected components (split where they are narrow, `neckDepth`), and each component of
-/// at least `minimumAreaFraction` of the picture proposes its box, scored by its mean difference over `contrastScale`.
+/// at least `minimumAreaFraction` of the picture proposes its box (grown over the thin parts the
+/// opening removed, `thinPartReach`), scored by its mean difference over `contrastScale`.
 ///
 /// The background does not adapt where a cell is foreground (`foregroundAdaptation` × the rate, 0),
 /// so a slowly moving object neither fades into it nor leaves a trail behind it; a foreground
@@ -90,6 +91,11 @@ final class MotionRegions {
         /// cell going to the nearest: two objects touching through a narrow neck of foreground
         /// (their outlines, a shadow) are two regions (0: off).
         var neckDepth = 4
+        /// A region's box also takes in the foreground cells (before the opening) within this many
+        /// cells of the region: the thin parts of an object that the opening removes as if they
+        /// were specks of noise — a fish's tail and fins, legs — belong in its box (0: the opened
+        /// region's box).
+        var thinPartReach = 1
     }
 
     let configuration: Configuration
@@ -202,6 +208,7 @@ final class MotionRegions {
             guard component.count >= minimumCells else { continue }
             components += neck > 0 ? splitAtNecks(component, depth: neck, minimumCells: minimumCells) : [component]
         }
+        let reach = min(max(configuration.thinPartReach, 0), 8)
         for component in components {
             var box = CellBox(minX: width, minY: height, maxX: 0, maxY: 0)
             var total: Float = 0
@@ -212,6 +219,15 @@ final class MotionRegions {
                 box.maxX = max(box.maxX, x + 1)
                 box.maxY = max(box.maxY, y + 1)
                 total += difference[i]
+                guard reach > 0 else { continue }
+                for ny in max(0, y - reach)...min(height - 1, y + reach) {
+                    for nx in max(0, x - reach)...min(width - 1, x + reach) where foreground[ny * width + nx] {
+                        box.minX = min(box.minX, nx)
+                        box.minY = min(box.minY, ny)
+                        box.maxX = max(box.maxX, nx + 1)
+                        box.maxY = max(box.maxY, ny + 1)
+                    }
+                }
             }
             box.score = min(1, total / Float(component.count) / max(configuration.contrastScale, 1e-3))
             boxes.append(box)
