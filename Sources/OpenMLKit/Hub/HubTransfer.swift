@@ -59,17 +59,21 @@ final class HubTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private let sink: Sink
     private let limits: HubTransferLimits
     private let redirects: RedirectPolicy
-    private let lock = NSLock()
-    private var handle: FileHandle?
-    private var body = Data()
-    private var written: Int64 = 0
-    private var allowedBytes: Int64 = .max
-    private var received: Int64 = 0
-    private var failure: ModelDownloadError?
-    private var response: HTTPURLResponse?
-    private var continuation: CheckedContinuation<(Data, HTTPURLResponse), Error>?
-    private var task: URLSessionDataTask?
-    private var timer: DispatchSourceTimer?
+    /// What URLSession's delegate queue, the watchdog and the caller share, under one lock.
+    private struct State {
+        var handle: FileHandle?
+        var body = Data()
+        var written: Int64 = 0
+        var allowedBytes: Int64 = .max
+        var received: Int64 = 0
+        var failure: ModelDownloadError?
+        var response: HTTPURLResponse?
+        var continuation: CheckedContinuation<(Data, HTTPURLResponse), Error>?
+        var task: URLSessionDataTask?
+        var timer: DispatchSourceTimer?
+    }
+
+    private let state = LockedBox(State())
 
     init(request: URLRequest, sink: Sink, limits: HubTransferLimits, redirects: RedirectPolicy) {
         var request = request
@@ -94,9 +98,9 @@ final class HubTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
             try await withCheckedThrowingContinuation { continuation in
                 let task = session.dataTask(with: request)
                 task.priority = priority
-                lock.withLock {
-                    self.continuation = continuation
-                    self.task = task
+                state.withLockedValue {
+                    $0.continuation = continuation
+                    $0.task = task
                 }
                 startWatchdog()
                 task.resume()
@@ -108,9 +112,9 @@ final class HubTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
 
     /// Stops the transfer with `error` (the first failure wins).
     func fail(_ error: ModelDownloadError) {
-        let task = lock.withLock { () -> URLSessionDataTask? in
-            if failure == nil { failure = error }
-            return self.task
+        let task = state.withLockedValue { state -> URLSessionDataTask? in
+            if state.failure == nil { state.failure = error }
+            return state.task
         }
         task?.cancel()
     }
@@ -124,7 +128,7 @@ final class HubTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         timer.setEventHandler { [weak self] in
             guard let self else { return }
             let now = Date()
-            let total = lock.withLock { received }
+            let total = state.withLockedValue { $0.received }
             if now.timeIntervalSince(start) > limits.timeout {
                 fail(.timedOut("no complete answer from the hub within \(Self.seconds(limits.timeout))"))
                 return
@@ -143,7 +147,7 @@ final class HubTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
                 windowBytes = total
             }
         }
-        lock.withLock { self.timer = timer }
+        state.withLockedValue { $0.timer = timer }
         timer.resume()
     }
 
@@ -161,7 +165,7 @@ final class HubTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         // Refusing is answering nil: the task then ends with the redirect answer itself. (It must
         // not be cancelled here: FoundationNetworking traps on a redirect callback after cancel.)
         func refuse(_ message: String) {
-            lock.withLock { if failure == nil { failure = .redirectRefused(message) } }
+            state.withLockedValue { if $0.failure == nil { $0.failure = .redirectRefused(message) } }
             completionHandler(nil)
         }
         switch redirects {
@@ -194,7 +198,7 @@ final class HubTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
             fail(.invalidResponse("not an HTTP response"))
             return completionHandler(.cancel)
         }
-        lock.withLock { self.response = http }
+        state.withLockedValue { $0.response = http }
         guard case .file(let url, let offset, let expectedTotal, let progress) = sink,
             http.statusCode == 200 || http.statusCode == 206
         else { return completionHandler(.allow) }  // an error answer: read its (capped) body
@@ -210,9 +214,9 @@ final class HubTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
             try handle.truncate(atOffset: UInt64(start))
             try handle.seek(toOffset: UInt64(start))
             if start == 0 { progress.completedUnitCount = 0 }
-            lock.withLock {
-                self.handle = handle
-                self.allowedBytes = allowed
+            state.withLockedValue {
+                $0.handle = handle
+                $0.allowedBytes = allowed
             }
             completionHandler(.allow)
         } catch {
@@ -222,56 +226,56 @@ final class HubTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard failure == nil else { return }
-        received += Int64(data.count)
-        if let handle, case .file(_, _, _, let progress) = sink {
-            guard written + Int64(data.count) <= allowedBytes else {
-                failure = .oversizedAnswer("the hub sent more than the \(allowedBytes) bytes the version has; stopped there")
-                task?.cancel()
+        state.withLockedValue { state in
+            guard state.failure == nil else { return }
+            state.received += Int64(data.count)
+            if let handle = state.handle, case .file(_, _, _, let progress) = sink {
+                guard state.written + Int64(data.count) <= state.allowedBytes else {
+                    state.failure = .oversizedAnswer(
+                        "the hub sent more than the \(state.allowedBytes) bytes the version has; stopped there")
+                    state.task?.cancel()
+                    return
+                }
+                do {
+                    try handle.write(contentsOf: data)
+                    state.written += Int64(data.count)
+                    progress.completedUnitCount += Int64(data.count)
+                } catch {
+                    state.failure = .storage("cannot write the partial download: \(error.localizedDescription)")
+                    state.task?.cancel()
+                }
                 return
             }
-            do {
-                try handle.write(contentsOf: data)
-                written += Int64(data.count)
-                progress.completedUnitCount += Int64(data.count)
-            } catch {
-                failure = .storage("cannot write the partial download: \(error.localizedDescription)")
-                task?.cancel()
+            let limit: Int
+            switch sink {
+            case .memory(let cap): limit = cap
+            case .file: limit = 64 * 1024  // an error answer's body
             }
-            return
+            guard state.body.count + data.count <= limit else {
+                state.failure = .oversizedAnswer("the hub's answer is larger than \(limit) bytes; stopped there")
+                state.task?.cancel()
+                return
+            }
+            state.body.append(data)
         }
-        let limit: Int
-        switch sink {
-        case .memory(let cap): limit = cap
-        case .file: limit = 64 * 1024  // an error answer's body
-        }
-        guard body.count + data.count <= limit else {
-            failure = .oversizedAnswer("the hub's answer is larger than \(limit) bytes; stopped there")
-            task?.cancel()
-            return
-        }
-        body.append(data)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-        lock.lock()
-        timer?.cancel()
-        timer = nil
-        try? handle?.synchronize()
-        try? handle?.close()
-        handle = nil
+        let (failure, response, body, continuation) = state.withLockedValue { state in
+            state.timer?.cancel()
+            state.timer = nil
+            try? state.handle?.synchronize()
+            try? state.handle?.close()
+            state.handle = nil
+            let continuation = state.continuation
+            state.continuation = nil
+            state.task = nil
+            return (state.failure, state.response, state.body, continuation)
+        }
         var outcome = failure
         if outcome == nil, let error {
             outcome = .network(HubHTTP.describe(error, request.url))
         }
-        let response = self.response
-        let body = self.body
-        let continuation = self.continuation
-        self.continuation = nil
-        self.task = nil
-        lock.unlock()
         if let outcome {
             continuation?.resume(throwing: outcome)
         } else if let response {
