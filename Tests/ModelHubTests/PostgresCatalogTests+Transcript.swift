@@ -60,6 +60,23 @@ extension PostgresCatalogTests {
         try record("setRollout beta", try await catalog.setRollout(rollout, for: "beta"))
         try record("setRollout missing", try await catalog.setRollout(rollout, for: "missing"))
         try record("model beta after rollout", try await catalog.model(named: "beta"))
+        // Conditional writes (If-Match): refused ones change nothing; met ones go through.
+        func conditional<T: Encodable>(_ step: String, _ write: () async throws -> T) async throws {
+            do { try record(step, try await write()) } catch is ModelPreconditionFailed { lines.append("\(step): refused") }
+        }
+        let stale = ModelPrecondition.ifMatch("\"m-stale\"")
+        let current = ModelPrecondition.ifMatch(try #require(try await catalog.model(named: "beta")).entityTag)
+        try await conditional("setRollout beta stale") { try await catalog.setRollout(HubRollout(), for: "beta", if: stale) }
+        try await conditional("deleteModel beta stale") { try await catalog.deleteModel(named: "beta", if: stale) }
+        try await conditional("addVersion beta stale") {
+            try await catalog.addVersion(
+                NewModelVersion(
+                    name: "beta", size: 5, sha256: String(repeating: "0f", count: 32), blobKey: "key-stale",
+                    publishedAt: Date(timeIntervalSince1970: 1_700_000_550)), if: stale)
+        }
+        try await conditional("deleteModel missing *") { try await catalog.deleteModel(named: "missing", if: .ifMatch("*")) }
+        try record("model beta after refusals", try await catalog.model(named: "beta"))
+        try await conditional("setRollout beta current") { try await catalog.setRollout(rollout, for: "beta", if: current) }
         try await catalog.addDownloads([:])
         try await catalog.addDownloads([
             ModelVersionKey(name: "beta", version: 1): 4, ModelVersionKey(name: "beta", version: 3): 1,

@@ -105,6 +105,33 @@ struct PostgresCatalogTests {
         }
     }
 
+    /// Replicas racing conditional rollouts with one tag: the row lock makes exactly one go through.
+    @Test func conditionalWritesFromSeveralProcessesLetOneThrough() async throws {
+        try await TestPostgres.withFreshDatabase { url in
+            try await TestPostgres.withCatalogs(4, on: url) { catalogs in
+                _ = try await catalogs[0].addVersion(newVersion("raced"))
+                _ = try await catalogs[0].addVersion(newVersion("raced", at: 1_700_000_001))
+                let tag = try #require(try await catalogs[1].model(named: "raced")).entityTag
+                let outcomes = try await withThrowingTaskGroup(of: Bool.self) { group in
+                    for index in 0..<16 {
+                        let catalog = catalogs[index % catalogs.count]
+                        group.addTask {
+                            do {
+                                let rollout = HubRollout(rules: [.percent(Double(index + 1), version: 2)], defaultVersion: 1)
+                                return try await catalog.setRollout(rollout, for: "raced", if: .ifMatch(tag))
+                            } catch is ModelPreconditionFailed {
+                                return false
+                            }
+                        }
+                    }
+                    return try await group.reduce(into: [Bool]()) { $0.append($1) }
+                }
+                #expect(outcomes.filter { $0 }.count == 1, "\(outcomes)")
+                #expect(try await catalogs[2].model(named: "raced")?.entityTag != tag)
+            }
+        }
+    }
+
     /// Deletes racing publishes: every published blob is either returned by exactly one delete or
     /// still referenced, never both or neither, and the surviving versions are numbered 1...n.
     @Test func deleteWhilePublishingStaysConsistent() async throws {

@@ -41,6 +41,10 @@ struct HubErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as IOError {
             // The client's connection broke (reset while its body was read): not the hub's fault.
             throw HubError(.badRequest, "the connection broke while the request was read (\(error.errnoCode))")
+        } catch is ModelPreconditionFailed {
+            throw HubError(
+                .preconditionFailed,
+                "the model is not in the state If-Match names (it changed, or does not exist); read it again for its ETag")
         } catch let error as HubStorageError {
             logger.error("storage failure", metadata: ["path": "\(request.uri.path)", "error": "\(error.localizedDescription)"])
             throw HubError(.internalServerError, "the hub could not read or write its storage; its log has the details")

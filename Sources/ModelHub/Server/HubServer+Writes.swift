@@ -13,9 +13,13 @@ extension HubServer {
     func publish(_ request: Request, _ context: HubRequestContext) async throws -> Response {
         let name = try validName(context)
         do {
+            try await checkEarly(request, name: name)
             return try await receive(request, name: name)
         } catch let error as HubError {
             metrics.uploadRejected(reason: Self.rejectionReason(error))
+            throw error
+        } catch let error as ModelPreconditionFailed {
+            metrics.uploadRejected(reason: "precondition_failed")  // If-Match named another state
             throw error
         } catch let error as HTTPParserError {
             metrics.uploadRejected(reason: "bad_request")  // cut off or garbled by the client
@@ -62,7 +66,8 @@ extension HubServer {
             let key = try blobs.commit(upload)
             do {
                 let version = try await catalog.addVersion(
-                    NewModelVersion(name: name, size: size, sha256: digest, signature: signature, blobKey: key, publishedAt: Date()))
+                    NewModelVersion(name: name, size: size, sha256: digest, signature: signature, blobKey: key, publishedAt: Date()),
+                    if: condition(request))
                 return try json(version, status: .created, etag: version.entityTag)
             } catch {
                 blobs.delete(key: key)
@@ -118,16 +123,17 @@ extension HubServer {
         if let problem = RolloutAssignment.problem(with: rollout, for: model) {
             throw HubError(.unprocessableContent, problem)
         }
-        guard try await catalog.setRollout(rollout, for: model.name), let updated = try await catalog.model(named: model.name)
+        guard try await catalog.setRollout(rollout, for: model.name, if: condition(request)),
+            let updated = try await catalog.model(named: model.name)
         else { throw HubError.notFound("no model named '\(model.name)'") }
-        return try json(updated)
+        return try json(updated, etag: updated.entityTag)
     }
 
     /// Un-catalogues first, then removes the files: a crash in between leaves unreferenced blobs
     /// (removed by the reconciler), never a version without its file.
     func delete(_ request: Request, _ context: HubRequestContext) async throws -> Response {
         let name = try validName(context)
-        guard let keys = try await catalog.deleteModel(named: name) else {
+        guard let keys = try await catalog.deleteModel(named: name, if: condition(request)) else {
             throw HubError.notFound("no model named '\(name)'")
         }
         versionCache.forget(model: name)

@@ -162,9 +162,13 @@ public struct HubServer: Sendable {
             let admin = context.caller == .admin
             return try json(["models": try await self.catalog.models().map { admin ? $0 : $0.withoutCounts }])
         }
-        apps.get(RouterPath(HubRoutes.model)) { _, context in
+        apps.get(RouterPath(HubRoutes.model)) { request, context in
             let model = try await self.existingModel(context)
-            return try json(context.caller == .admin ? model : model.withoutCounts)
+            // The tag an admin sends back in If-Match to change exactly this state (see `condition`).
+            if matches(request.headers[.ifNoneMatch], model.entityTag) {
+                return Response(status: .notModified, headers: [.eTag: model.entityTag])
+            }
+            return try json(context.caller == .admin ? model : model.withoutCounts, etag: model.entityTag)
         }
         apps.get(RouterPath(HubRoutes.latest)) { request, context in try await self.latest(request, context) }
         apps.get(RouterPath(HubRoutes.version)) { _, context in
@@ -193,6 +197,20 @@ public struct HubServer: Sendable {
             throw HubError.notFound("model '\(model.name)' has no version \(number)")
         }
         return (model, version)
+    }
+
+    /// The request's `If-Match` as a condition the catalogue evaluates in the write's own
+    /// transaction (nil without the header). The hub's tag for a model is ``HubModel/entityTag``,
+    /// sent with `GET /v1/models/{name}`; a write to a model that changed since answers 412.
+    func condition(_ request: Request) -> ModelPrecondition? {
+        request.headers[.ifMatch].map { ModelPrecondition.ifMatch(String($0.prefix(4096))) }
+    }
+
+    /// Fails fast (before an upload is read) when `request`'s `If-Match` does not hold now; the
+    /// catalogue checks it again, atomically, when it writes.
+    func checkEarly(_ request: Request, name: String) async throws {
+        guard let condition = condition(request) else { return }
+        guard condition.isMet(try await catalog.model(named: name)) else { throw ModelPreconditionFailed() }
     }
 
     func versionNumber(_ context: HubRequestContext) throws -> Int {

@@ -73,6 +73,35 @@ public struct ModelVersionKey: Hashable, Sendable {
     }
 }
 
+/// A condition on a model's current state (nil when there is no such model) that a write evaluates
+/// inside its own transaction, so that no other write can come between the check and the change:
+/// HTTP's `If-Match` on the hub's admin routes.
+public struct ModelPrecondition: Sendable {
+    /// Whether the write may go ahead, given the model as it is now.
+    public let isMet: @Sendable (HubModel?) -> Bool
+
+    /// A condition.
+    public init(_ isMet: @escaping @Sendable (HubModel?) -> Bool) {
+        self.isMet = isMet
+    }
+
+    /// HTTP's `If-Match` (RFC 9110 §13.1.1): met when `header` is `*` and the model exists, or lists
+    /// the model's current ``HubModel/entityTag`` (strong comparison: weak tags never match).
+    public static func ifMatch(_ header: String) -> ModelPrecondition {
+        let tags = header.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        return ModelPrecondition { model in
+            guard let model else { return false }
+            return tags.contains("*") || tags.contains(model.entityTag)
+        }
+    }
+}
+
+/// A write whose ``ModelPrecondition`` was not met: nothing was changed.
+public struct ModelPreconditionFailed: Error, Sendable, Equatable {
+    /// An error.
+    public init() {}
+}
+
 /// The hub's catalogue: which models exist, their versions and their rollouts.
 ///
 /// The embedded default is ``SQLiteModelCatalog``; several hub processes share one
@@ -87,13 +116,16 @@ public protocol ModelCatalog: Sendable {
     /// One version and its blob key, or nil when there is no such version.
     func storedVersion(name: String, version: Int) async throws -> StoredModelVersion?
     /// Records a new version (creating the model on its first publish) and returns it with the
-    /// next version number.
-    func addVersion(_ new: NewModelVersion) async throws -> HubModelVersion
+    /// next version number. With a `condition`, it is evaluated on the model as it is in the same
+    /// transaction, before anything is written; ``ModelPreconditionFailed`` when it is not met.
+    func addVersion(_ new: NewModelVersion, if condition: ModelPrecondition?) async throws -> HubModelVersion
     /// Removes a model and all its versions; returns the blob keys that are no longer referenced,
-    /// or nil when there was no such model.
-    func deleteModel(named name: String) async throws -> [String]?
-    /// Replaces a model's rollout; false when there is no such model.
-    func setRollout(_ rollout: HubRollout, for name: String) async throws -> Bool
+    /// or nil when there was no such model (and no `condition`). A `condition` is evaluated as
+    /// for ``addVersion(_:if:)``.
+    func deleteModel(named name: String, if condition: ModelPrecondition?) async throws -> [String]?
+    /// Replaces a model's rollout; false when there is no such model (and no `condition`). A
+    /// `condition` is evaluated as for ``addVersion(_:if:)``.
+    func setRollout(_ rollout: HubRollout, for name: String, if condition: ModelPrecondition?) async throws -> Bool
     /// Every blob key a version references (for removing orphaned blobs).
     func referencedBlobKeys() async throws -> Set<String>
     /// Adds completed downloads to the versions' counts; versions that no longer exist are skipped.
@@ -187,5 +219,22 @@ extension HubStorageError: LocalizedError {
         case .database(let message): return "catalogue: \(message)"
         case .invalidRecord(let message): return "catalogue: refused a record: \(message)"
         }
+    }
+}
+
+extension ModelCatalog {
+    /// Records a new version unconditionally (``addVersion(_:if:)`` without a condition).
+    public func addVersion(_ new: NewModelVersion) async throws -> HubModelVersion {
+        try await addVersion(new, if: nil)
+    }
+
+    /// Removes a model unconditionally (``deleteModel(named:if:)`` without a condition).
+    public func deleteModel(named name: String) async throws -> [String]? {
+        try await deleteModel(named: name, if: nil)
+    }
+
+    /// Replaces a rollout unconditionally (``setRollout(_:for:if:)`` without a condition).
+    public func setRollout(_ rollout: HubRollout, for name: String) async throws -> Bool {
+        try await setRollout(rollout, for: name, if: nil)
     }
 }

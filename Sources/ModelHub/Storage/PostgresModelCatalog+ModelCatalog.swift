@@ -18,14 +18,33 @@ extension PostgresModelCatalog {
 
     public func model(named name: String) async throws -> HubModel? {
         try await withConnection("reading \(name)") { [logger] connection in
-            let rows = try await connection.query(
-                """
-                SELECT m.name, m.rollout, \(unescaped: Self.versionColumns)
-                FROM model m LEFT JOIN version v ON v.name = m.name
-                WHERE m.name = \(name)
-                ORDER BY v.version
-                """, logger: logger)
-            return try await Self.models(from: rows).first
+            try await Self.model(named: name, on: connection, logger: logger)
+        }
+    }
+
+    private static func model(named name: String, on connection: PostgresConnection, logger: Logger) async throws
+        -> HubModel?
+    {
+        let rows = try await connection.query(
+            """
+            SELECT m.name, m.rollout, \(unescaped: versionColumns)
+            FROM model m LEFT JOIN version v ON v.name = m.name
+            WHERE m.name = \(name)
+            ORDER BY v.version
+            """, logger: logger)
+        return try await models(from: rows).first
+    }
+
+    /// Throws ``ModelPreconditionFailed`` unless `condition` (if any) holds for the model as it is
+    /// in this transaction, with the model's row locked (FOR UPDATE) until the transaction ends, so
+    /// no other process's write comes between the check and this one's change.
+    private static func check(
+        _ condition: ModelPrecondition?, name: String, on connection: PostgresConnection, logger: Logger
+    ) async throws {
+        guard let condition else { return }
+        _ = try await connection.query("SELECT 1 FROM model WHERE name = \(name) FOR UPDATE", logger: logger).collect()
+        guard condition.isMet(try await model(named: name, on: connection, logger: logger)) else {
+            throw ModelPreconditionFailed()
         }
     }
 
@@ -47,11 +66,12 @@ extension PostgresModelCatalog {
         }
     }
 
-    public func addVersion(_ new: NewModelVersion) async throws -> HubModelVersion {
+    public func addVersion(_ new: NewModelVersion, if condition: ModelPrecondition?) async throws -> HubModelVersion {
         let new = try new.validated()
         let rollout = try Self.json(HubRollout())
         let milliseconds = Self.milliseconds(new.publishedAt)
         return try await withTransaction("publishing \(new.name)") { [logger] connection in
+            try await Self.check(condition, name: new.name, on: connection, logger: logger)
             // The model's row lock serializes publishes of one name across processes. When a delete
             // commits between the insert and the lock, the lock finds no row and the next round
             // creates the model again; each lost round means another process made progress, and the
@@ -91,8 +111,9 @@ extension PostgresModelCatalog {
         }
     }
 
-    public func deleteModel(named name: String) async throws -> [String]? {
+    public func deleteModel(named name: String, if condition: ModelPrecondition?) async throws -> [String]? {
         try await withTransaction("deleting \(name)") { [logger] connection in
+            try await Self.check(condition, name: name, on: connection, logger: logger)
             // Locking the model's row first keeps a concurrent publish from adding a version whose
             // blob key this answer would miss.
             guard
@@ -110,10 +131,11 @@ extension PostgresModelCatalog {
         }
     }
 
-    public func setRollout(_ rollout: HubRollout, for name: String) async throws -> Bool {
+    public func setRollout(_ rollout: HubRollout, for name: String, if condition: ModelPrecondition?) async throws -> Bool {
         let json = try Self.json(rollout)
-        return try await withConnection("setting the rollout of \(name)") { [logger] connection in
-            try await !connection.query(
+        return try await withTransaction("setting the rollout of \(name)") { [logger] connection in
+            try await Self.check(condition, name: name, on: connection, logger: logger)
+            return try await !connection.query(
                 "UPDATE model SET rollout = \(json) WHERE name = \(name) RETURNING 1", logger: logger
             ).collect().isEmpty
         }

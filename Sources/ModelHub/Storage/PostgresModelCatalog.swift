@@ -161,6 +161,10 @@ public final class PostgresModelCatalog: ModelCatalog {
             }
         } catch let error as HubStorageError {
             throw error
+        } catch let failed as ModelPreconditionFailed {
+            throw failed
+        } catch let error as PostgresTransactionError where error.closureError is ModelPreconditionFailed {
+            throw ModelPreconditionFailed()
         } catch {
             throw HubStorageError.database("\(operation): \(describe(error))")
         }

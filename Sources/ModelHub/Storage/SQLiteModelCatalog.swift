@@ -65,10 +65,11 @@ public final class SQLiteModelCatalog: ModelCatalog {
         }
     }
 
-    public func addVersion(_ new: NewModelVersion) async throws -> HubModelVersion {
+    public func addVersion(_ new: NewModelVersion, if condition: ModelPrecondition?) async throws -> HubModelVersion {
         let new = try new.validated()
         let rollout = try String(decoding: HubJSON.encoder().encode(HubRollout()), as: UTF8.self)
         return try await write { db in
+            try Self.check(condition, db, name: new.name)
             try db.execute(
                 sql: "INSERT OR IGNORE INTO model (name, rollout, createdAt) VALUES (?, ?, ?)",
                 arguments: [new.name, rollout, new.publishedAt])
@@ -101,8 +102,9 @@ public final class SQLiteModelCatalog: ModelCatalog {
         }
     }
 
-    public func deleteModel(named name: String) async throws -> [String]? {
+    public func deleteModel(named name: String, if condition: ModelPrecondition?) async throws -> [String]? {
         try await write { db in
+            try Self.check(condition, db, name: name)
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM model WHERE name = ?", arguments: [name]) != nil else {
                 return nil
             }
@@ -113,12 +115,20 @@ public final class SQLiteModelCatalog: ModelCatalog {
         }
     }
 
-    public func setRollout(_ rollout: HubRollout, for name: String) async throws -> Bool {
+    public func setRollout(_ rollout: HubRollout, for name: String, if condition: ModelPrecondition?) async throws -> Bool {
         let json = try String(decoding: HubJSON.encoder().encode(rollout), as: UTF8.self)
         return try await write { db in
+            try Self.check(condition, db, name: name)
             try db.execute(sql: "UPDATE model SET rollout = ? WHERE name = ?", arguments: [json, name])
             return db.changesCount > 0
         }
+    }
+
+    /// Throws ``ModelPreconditionFailed`` unless `condition` (if any) holds for the model as it is
+    /// in this write transaction (SQLite runs one write at a time, so nothing comes in between).
+    private static func check(_ condition: ModelPrecondition?, _ db: Database, name: String) throws {
+        guard let condition else { return }
+        guard condition.isMet(try load(db, name: name)) else { throw ModelPreconditionFailed() }
     }
 
     private static func load(_ db: Database, name: String) throws -> HubModel? {
@@ -146,6 +156,12 @@ public final class SQLiteModelCatalog: ModelCatalog {
     }
 
     private func write<T: Sendable>(_ body: @Sendable @escaping (Database) throws -> T) async throws -> T {
-        do { return try await database.write(body) } catch { throw HubStorageError.database("\(error)") }
+        do {
+            return try await database.write(body)
+        } catch let failed as ModelPreconditionFailed {
+            throw failed
+        } catch {
+            throw HubStorageError.database("\(error)")
+        }
     }
 }

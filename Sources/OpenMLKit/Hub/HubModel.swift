@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// One immutable published version of a hosted model, as the hub describes it.
@@ -92,6 +93,17 @@ public struct HubModel: Codable, Sendable, Equatable {
 
     /// The newest version, if any.
     public var latest: HubModelVersion? { versions.max { $0.version < $1.version } }
+
+    /// The value of the `ETag` header for this model's state: its name, its versions (number and
+    /// SHA-256 each; a published version never changes) and its rollout. Download counts are not
+    /// part of it, so downloads do not make an admin's `If-Match` fail.
+    public var entityTag: String {
+        var state = name + "\n"
+        for version in versions.sorted(by: { $0.version < $1.version }) { state += "\(version.version):\(version.sha256)\n" }
+        state += (try? HubJSON.encoder().encode(rollout)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let digest = SHA256.hash(data: Data(state.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
+        return "\"m-\(digest)\""
+    }
 }
 
 /// The JSON coders the hub and its clients share (ISO 8601 dates, sorted keys).
