@@ -72,6 +72,31 @@ struct HubConditionalWriteTests {
         #expect(created == 412)
     }
 
+    /// The Swift client: read a model, change exactly that state.
+    @Test func clientWritesWithTheTagItRead() async throws {
+        try #require(SharedModels.available, "../shared/models is missing")
+        let hub = try await TestHub()
+        defer { Task { await hub.stop() } }
+        _ = try await hub.admin.publish(name: "m", fileURL: small)
+        let read = try await hub.admin.model(named: "m")
+        let updated = try await hub.admin.setRollout(HubRollout(defaultVersion: 1), for: "m", ifMatch: read.entityTag)
+        #expect(updated.rollout.defaultVersion == 1)
+        for attempt in 0..<3 {
+            do {
+                switch attempt {
+                case 0: _ = try await hub.admin.setRollout(HubRollout(), for: "m", ifMatch: read.entityTag)
+                case 1: _ = try await hub.admin.publish(name: "m", fileURL: small, ifMatch: read.entityTag)
+                default: try await hub.admin.deleteModel(named: "m", ifMatch: read.entityTag)
+                }
+                Issue.record("write \(attempt) with a stale tag went through")
+            } catch ModelDownloadError.server(let status, _) {
+                #expect(status == 412)
+            }
+        }
+        try await hub.admin.deleteModel(named: "m", ifMatch: updated.entityTag)
+        #expect(try await hub.admin.listModels().isEmpty)
+    }
+
     @Test func downloadsDoNotChangeTheTag() async throws {
         try #require(SharedModels.available, "../shared/models is missing")
         let hub = try await TestHub()

@@ -73,11 +73,14 @@ public struct ModelHubClient: Sendable {
     }
 
     /// Publishes the file at `fileURL` as the next version of `name` (needs the admin token),
-    /// signed with `signature` (see ``ModelSignature/sign(name:sha256:with:)``) when given.
-    public func publish(name: String, fileURL: URL, sha256: String? = nil, signature: String? = nil) async throws
-        -> HubModelVersion
-    {
+    /// signed with `signature` (see ``ModelSignature/sign(name:sha256:with:)``) when given. With
+    /// `ifMatch` (a ``HubModel/entityTag`` read before), only if the model is still in that state:
+    /// otherwise ``ModelDownloadError/server(status:message:)`` with status 412, and nothing is published.
+    public func publish(
+        name: String, fileURL: URL, sha256: String? = nil, signature: String? = nil, ifMatch: String? = nil
+    ) async throws -> HubModelVersion {
         var request = request(path: "v1/models/\(try checked(name))/versions", method: "POST")
+        if let ifMatch { request.setValue(ifMatch, forHTTPHeaderField: "If-Match") }
         request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
         if let sha256 { request.setValue(sha256, forHTTPHeaderField: "X-Model-SHA256") }
         if let signature { request.setValue(signature, forHTTPHeaderField: "X-Model-Signature") }
@@ -93,19 +96,23 @@ public struct ModelHubClient: Sendable {
         return try decode(HubModelVersion.self, data)
     }
 
-    /// Replaces a model's rollout (needs the admin token).
-    public func setRollout(_ rollout: HubRollout, for name: String) async throws -> HubModel {
+    /// Replaces a model's rollout (needs the admin token); with `ifMatch`, only if the model is still
+    /// in that state (412 otherwise, as for ``publish(name:fileURL:sha256:signature:ifMatch:)``).
+    public func setRollout(_ rollout: HubRollout, for name: String, ifMatch: String? = nil) async throws -> HubModel {
         var request = request(path: "v1/models/\(try checked(name))/rollout", method: "PUT")
+        if let ifMatch { request.setValue(ifMatch, forHTTPHeaderField: "If-Match") }
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.httpBody = try HubJSON.encoder().encode(rollout)
         let (data, _) = try await send(request, expect: [200], redirects: .never)
         return try decode(HubModel.self, data)
     }
 
-    /// Deletes a model and all its versions (needs the admin token).
-    public func deleteModel(named name: String) async throws {
-        _ = try await send(
-            request(path: "v1/models/\(try checked(name))", method: "DELETE"), expect: [204], redirects: .never)
+    /// Deletes a model and all its versions (needs the admin token); with `ifMatch`, only if the
+    /// model is still in that state (412 otherwise).
+    public func deleteModel(named name: String, ifMatch: String? = nil) async throws {
+        var request = request(path: "v1/models/\(try checked(name))", method: "DELETE")
+        if let ifMatch { request.setValue(ifMatch, forHTTPHeaderField: "If-Match") }
+        _ = try await send(request, expect: [204], redirects: .never)
     }
 
     /// The download request for a version, resuming at `offset` when it is positive.
