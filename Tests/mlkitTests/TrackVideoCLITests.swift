@@ -36,7 +36,7 @@ struct TrackVideoCLITests {
     }
 
     /// Runs mlkit in `directory` with `TMPDIR` set to a fresh folder, and checks it left nothing there.
-    static func track(_ arguments: [String], in directory: URL) throws -> CLITests.Result {
+    static func track(_ arguments: [String], in directory: URL, path: String? = nil) throws -> CLITests.Result {
         let exe = try #require(CLITests.binary, "the mlkit executable was not found next to the tests")
         let scratch = directory.appendingPathComponent("tmp-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -46,6 +46,7 @@ struct TrackVideoCLITests {
         process.currentDirectoryURL = directory
         var environment = ProcessInfo.processInfo.environment
         environment["TMPDIR"] = scratch.path
+        if let path { environment["PATH"] = path }
         process.environment = environment
         let out = Pipe()
         let err = Pipe()
@@ -207,5 +208,50 @@ struct TrackVideoCLITests {
         #expect(
             stalled.status == 1 && stalled.stderr.contains("made no progress for 1 s decoding 'stalled' at frame 0"),
             "\(stalled.stderr)")
+    }
+
+    /// A stand-in for ffmpeg: answers `-version`, otherwise runs `body` (a shell script fragment).
+    static func fakeFFmpeg(_ body: String, in directory: URL) throws -> String {
+        let bin = directory.appendingPathComponent("bin-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let script = bin.appendingPathComponent("ffmpeg")
+        let text = "#!/bin/sh\ncase \"$*\" in *-version*) echo 'ffmpeg version 6.0'; exit 0;; esac\n" + body + "\n"
+        try text.write(to: script, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        return bin.path + ":/usr/bin:/bin"
+    }
+
+    @Test("an ffmpeg that stalls, dies or cuts a frame short: the frames before it, then one error with the frame")
+    func brokenDecoder() throws {
+        let dir = try CLITests.temporaryDirectory()
+        try Data("not decoded by the stand-in".utf8).write(to: dir.appendingPathComponent("clip.mp4"))
+        // One 2x2 PPM frame.
+        let frame = "printf 'P6\\n2 2\\n255\\n\\001\\002\\003\\004\\005\\006\\007\\010\\011\\012\\013\\014'"
+
+        let stalls = try Self.fakeFFmpeg(frame + "\nexec sleep 60", in: dir)
+        let stalled = try Self.track(["--video", "clip.mp4", "--json", "--video-timeout", "1"], in: dir, path: stalls)
+        #expect(stalled.status == 1)
+        #expect(stalled.stderr.contains("ffmpeg made no progress for 1 s decoding 'clip.mp4' at frame 1"), "\(stalled.stderr)")
+        #expect(try Self.lines(stalled.stdout).map(\.frame) == [0])
+
+        let dies = try Self.fakeFFmpeg(frame + "\necho '[h264 @ 0x1234] [error] Invalid NAL unit size' >&2\nexit 1", in: dir)
+        let died = try Self.track(["--video", "clip.mp4", "--json"], in: dir, path: dies)
+        #expect(died.status == 1)
+        #expect(
+            died.stderr.contains("ffmpeg stopped decoding 'clip.mp4' at frame 1: h264: Invalid NAL unit size"),
+            "\(died.stderr)")
+
+        let cuts = try Self.fakeFFmpeg("printf 'P6\\n2 2\\n255\\n\\001\\002\\003\\004\\005'\nexit 1", in: dir)
+        let cut = try Self.track(["--video", "clip.mp4", "--json"], in: dir, path: cuts)
+        #expect(cut.status == 1)
+        #expect(cut.stderr.contains("ended inside frame 0 (5 of 12 bytes)"), "\(cut.stderr)")
+
+        let garbles = try Self.fakeFFmpeg("printf 'P5\\n2 2\\n255\\n\\001\\002\\003\\004'", in: dir)
+        let garbled = try Self.track(["--video", "clip.mp4", "--json"], in: dir, path: garbles)
+        #expect(garbled.status == 1)
+        #expect(garbled.stderr.contains("unexpected ffmpeg output for 'clip.mp4' at frame 0"), "\(garbled.stderr)")
+
+        let missing = try Self.track(["--video", "clip.mp4"], in: dir, path: dir.appendingPathComponent("none").path)
+        #expect(missing.status == 1 && missing.stderr.contains("--video needs ffmpeg on the PATH"), "\(missing.stderr)")
     }
 }

@@ -1,5 +1,13 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// ffmpeg's stderr, read on a thread of its own while the frames come through stdout: the
 /// `showinfo` filter's line for every frame gives the frame's presentation time, and the last
 /// error lines explain a failure.
@@ -12,6 +20,7 @@ final class FFmpegLog: @unchecked Sendable {
     private var times: [Int: Double] = [:]
     private var highestFrame = -1
     private var finished = false
+    private var linesMissing = false
     private var messages: [String] = []
     private(set) var errorCount = 0
     private let thread: Thread
@@ -20,19 +29,23 @@ final class FFmpegLog: @unchecked Sendable {
     init(reading handle: FileHandle) {
         let box = Box()
         thread = Thread {
-            var partial = Data()
+            // Plain read(2): FileHandle's reading methods trap on a read error instead of throwing.
+            let descriptor = handle.fileDescriptor
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            var partial: [UInt8] = []
             while true {
-                let data = handle.availableData
-                if data.isEmpty { break }
-                partial.append(data)
+                let got = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                if got < 0 && errno == EINTR { continue }
+                if got <= 0 { break }
+                partial.append(contentsOf: chunk[0..<got])
                 while let newline = partial.firstIndex(of: 0x0A) {
-                    let line = String(decoding: partial[partial.startIndex..<newline], as: UTF8.self)
-                    partial.removeSubrange(partial.startIndex...newline)
-                    box.log?.take(line)
+                    box.log?.take(String(decoding: partial[..<newline], as: UTF8.self))
+                    partial.removeSubrange(...newline)
                 }
             }
             if !partial.isEmpty { box.log?.take(String(decoding: partial, as: UTF8.self)) }
             box.log?.finish()
+            _ = handle  // keeps the descriptor open until the end
         }
         box.log = self
         thread.start()
@@ -49,8 +62,13 @@ final class FFmpegLog: @unchecked Sendable {
         let deadline = Date(timeIntervalSinceNow: timeout)
         condition.lock()
         defer { condition.unlock() }
-        while highestFrame < index && !finished {
-            if !condition.wait(until: deadline) { break }
+        while highestFrame < index && !finished && !linesMissing {
+            if !condition.wait(until: deadline) {
+                // No showinfo line came at all: stop waiting for the next frames' (they would each
+                // cost the timeout); those frames get no time.
+                linesMissing = true
+                break
+            }
         }
         // Earlier frames' times are no longer needed.
         for key in times.keys where key <= index - 1 { times[key] = nil }

@@ -9,12 +9,13 @@ struct TrackCommand: ParsableCommand {
         commandName: "track",
         abstract: "Detect and track objects over video frames (stream mode): every object keeps a tracking ID.",
         discussion: """
-            Frames are image files, in the order given, or a video (--video, decoded with ffmpeg when it is \
-            installed). Objects come from the built-in localizer, or --detector (a detection model); with \
-            --classifier each object is labelled, and labels are smoothed over its track. By default every \
-            frame is processed; --realtime FPS offers the frames at that rate to a frame processor that \
-            drops the frames arriving while the detector is busy, as a live camera would. --json prints \
-            one line per processed frame: {"frame": N, "objects": [...]}.
+            Frames are image files, in the order given, or a video (--video, streamed from ffmpeg when it is \
+            installed, upright as a player shows it). Objects come from the built-in localizer, or --detector \
+            (a detection model); with --classifier each object is labelled, and labels are smoothed over its \
+            track. By default every frame is processed; --realtime FPS offers the frames at that rate (--realtime \
+            video: at the video's own timestamps) to a frame processor that drops the frames arriving while the \
+            detector is busy, as a live camera would. --json prints one line per processed frame: \
+            {"frame": N, "objects": [...]}, with "time" in seconds for a video.
             """
     )
 
@@ -182,6 +183,8 @@ final class TrackOutput: @unchecked Sendable {
             print("frame \(frame)\(time.map { String(format: " (%.3f s)", $0) } ?? ""): \(objects.count) object(s)")
             for object in objects { print("  " + describe(object)) }
         }
+        // Line by line even into a pipe, so that a reader of a long video sees each frame as it is done.
+        fflush(nil)  // all C streams: `stdout` itself is a global Swift 6 will not touch
         if let outputDir {
             try writeAnnotated(image, objects, to: outputDir + String(format: "/frame_%04d.png", frame))
         }
