@@ -106,7 +106,8 @@ struct TrackVideoCLITests {
             // The localizer's box should hold the square: its centre within 12 pixels of the square's.
             let box = try #require(line.boxes.first, "frame \(line.frame): no object")
             let (x, y) = (40 + 8 * Double(line.frame) + 30, 120.0)
-            #expect(abs(box[0] + box[2] / 2 - x) < 12 && abs(box[1] + box[3] / 2 - y) < 12, "frame \(line.frame): \(box)")
+            #expect(
+                abs(box[0] + box[2] / 2 - x) < 12 && abs(box[1] + box[3] / 2 - y) < 12, "frame \(line.frame): \(box)")
         }
         #expect(result.stderr.contains("20 frames: 20 processed, 0 dropped"), "\(result.stderr)")
     }
@@ -127,7 +128,8 @@ struct TrackVideoCLITests {
             // Turned a quarter counterclockwise for display: stored (x, y) is shown at (y, 320 - x).
             let box = try #require(line.boxes.first, "frame \(line.frame): no object")
             let (x, y) = (120.0, 320 - (40 + 8 * Double(line.frame) + 30))
-            #expect(abs(box[0] + box[2] / 2 - x) < 12 && abs(box[1] + box[3] / 2 - y) < 12, "frame \(line.frame): \(box)")
+            #expect(
+                abs(box[0] + box[2] / 2 - x) < 12 && abs(box[1] + box[3] / 2 - y) < 12, "frame \(line.frame): \(box)")
         }
     }
 
@@ -135,9 +137,13 @@ struct TrackVideoCLITests {
     func unusualFormats() throws {
         let dir = try CLITests.temporaryDirectory()
         try Self.make(
-            ["-f", "lavfi", "-i", "testsrc=s=321x239:r=10:d=1", "-c:v", "ffv1", "-pix_fmt", "yuv444p", "odd.mkv"], in: dir)
+            ["-f", "lavfi", "-i", "testsrc=s=321x239:r=10:d=1", "-c:v", "ffv1", "-pix_fmt", "yuv444p", "odd.mkv"],
+            in: dir)
         try Self.make(
-            ["-f", "lavfi", "-i", "testsrc=s=320x240:r=10:d=1", "-c:v", "ffv1", "-pix_fmt", "yuv420p10le", "./-tenbit.mkv"],
+            [
+                "-f", "lavfi", "-i", "testsrc=s=320x240:r=10:d=1", "-c:v", "ffv1", "-pix_fmt", "yuv420p10le",
+                "./-tenbit.mkv",
+            ],
             in: dir)
         let odd = dir.appendingPathComponent("odd")
         let first = try Self.track(["--video", "odd.mkv", "--json", "--output-dir", odd.path], in: dir)
@@ -231,10 +237,13 @@ struct TrackVideoCLITests {
         let stalls = try Self.fakeFFmpeg(frame + "\nexec sleep 60", in: dir)
         let stalled = try Self.track(["--video", "clip.mp4", "--json", "--video-timeout", "1"], in: dir, path: stalls)
         #expect(stalled.status == 1)
-        #expect(stalled.stderr.contains("ffmpeg made no progress for 1 s decoding 'clip.mp4' at frame 1"), "\(stalled.stderr)")
+        #expect(
+            stalled.stderr.contains("ffmpeg made no progress for 1 s decoding 'clip.mp4' at frame 1"),
+            "\(stalled.stderr)")
         #expect(try Self.lines(stalled.stdout).map(\.frame) == [0])
 
-        let dies = try Self.fakeFFmpeg(frame + "\necho '[h264 @ 0x1234] [error] Invalid NAL unit size' >&2\nexit 1", in: dir)
+        let dies = try Self.fakeFFmpeg(
+            frame + "\necho '[h264 @ 0x1234] [error] Invalid NAL unit size' >&2\nexit 1", in: dir)
         let died = try Self.track(["--video", "clip.mp4", "--json"], in: dir, path: dies)
         #expect(died.status == 1)
         #expect(

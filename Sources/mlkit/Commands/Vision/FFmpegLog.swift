@@ -145,7 +145,9 @@ final class FFmpegLog: @unchecked Sendable {
     }
 
     private static func untagged(_ message: String) -> String {
-        message.firstIndex(of: "]").map { String(message[message.index(after: $0)...]).trimmingCharacters(in: .whitespaces) }
+        message.firstIndex(of: "]").map {
+            String(message[message.index(after: $0)...]).trimmingCharacters(in: .whitespaces)
+        }
             ?? message
     }
 }

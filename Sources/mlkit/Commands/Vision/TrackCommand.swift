@@ -39,7 +39,10 @@ struct TrackCommand: ParsableCommand {
     @Option(help: "With --video: stop with an error when ffmpeg delivers nothing for this many seconds.")
     var videoTimeout: Double = 30
 
-    @Flag(help: "Print one JSON line per processed frame: {\"frame\": N, \"objects\": [...]} (with --video also \"time\", in seconds).")
+    @Flag(
+        help:
+            "Print one JSON line per processed frame: {\"frame\": N, \"objects\": [...]} (with --video also \"time\", in seconds)."
+    )
     var json = false
 
     @Option(help: "Write each processed frame with boxes, tracking IDs and labels drawn to DIR/frame_NNNN.png.")

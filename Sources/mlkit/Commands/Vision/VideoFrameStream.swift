@@ -59,7 +59,8 @@ final class VideoFrameStream {
             throw CLIError("cannot read video '\(path)': permission denied")
         }
         guard let ffmpeg = Self.executable("ffmpeg") else {
-            throw CLIError("--video needs ffmpeg on the PATH; extract the frames yourself and pass the image files instead")
+            throw CLIError(
+                "--video needs ffmpeg on the PATH; extract the frames yourself and pass the image files instead")
         }
         process.executableURL = URL(fileURLWithPath: ffmpeg)
         process.arguments = Self.arguments(path, fpsMode: Self.hasFPSMode(ffmpeg))
@@ -148,7 +149,9 @@ final class VideoFrameStream {
             throw CLIError("ffmpeg was killed by signal \(process.terminationStatus) while decoding '\(path)'")
         }
         if process.terminationStatus != 0 {
-            if log.reported("matches no streams") {
+            // "Stream map '0:V:0' matches no streams" (5.x), "Stream specifier ':V:0' ... matches no
+            // streams" (later releases).
+            if log.reported("matches no streams") || log.reported("does not contain any stream") {
                 throw CLIError("'\(path)' has no video stream")
             }
             let detail = problem ?? "exit status \(process.terminationStatus)"
@@ -160,7 +163,8 @@ final class VideoFrameStream {
         }
         if log.errorCount > 0, let problem {
             warnings.append(
-                "ffmpeg reported \(log.errorCount) error(s) decoding '\(path)' (damaged frames are skipped): \(problem)")
+                "ffmpeg reported \(log.errorCount) error(s) decoding '\(path)' (damaged frames are skipped): \(problem)"
+            )
         }
     }
 
@@ -173,7 +177,8 @@ final class VideoFrameStream {
         switch failure {
         case .stalled(let seconds):
             return CLIError(
-                "ffmpeg made no progress for \(Self.seconds(seconds)) decoding '\(path)' at frame \(decoded); stopped it")
+                "ffmpeg made no progress for \(Self.seconds(seconds)) decoding '\(path)' at frame \(decoded); stopped it"
+            )
         case .truncated(let got, let expected):
             let detail = lastProblem.map { ": \($0)" } ?? ""
             return CLIError(
@@ -225,6 +230,8 @@ final class VideoFrameStream {
     /// The path of `name` in a folder of `PATH`, if it is there and executable.
     static func executable(_ name: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        return path.split(separator: ":").map { "\($0)/\(name)" }.first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
     }
 }
