@@ -95,6 +95,7 @@ struct TrackVideoCLITests {
     @Test("a moving square: every frame, in order, with its time; the box follows the square")
     func movingSquare() throws {
         let dir = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         try Self.make(["-f", "lavfi", "-i", Self.moving, "-c:v", "mpeg4", "-q:v", "2", "moving.mp4"], in: dir)
         let result = try Self.track(["--video", "moving.mp4", "--json"], in: dir)
         #expect(result.status == 0, "\(result.stderr)")
@@ -115,6 +116,7 @@ struct TrackVideoCLITests {
     @Test("rotation metadata: pictures and boxes are in the upright frame a player shows")
     func rotated() throws {
         let dir = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         try Self.make(["-f", "lavfi", "-i", Self.moving, "-c:v", "mpeg4", "-q:v", "2", "plain.mp4"], in: dir)
         try Self.make(["-i", "plain.mp4", "-c", "copy", "-metadata:s:v:0", "rotate=90", "rotated.mp4"], in: dir)
         let pictures = dir.appendingPathComponent("pictures")
@@ -136,6 +138,7 @@ struct TrackVideoCLITests {
     @Test("odd sizes, 10-bit and 4:4:4 pixels decode to every frame; names starting with '-' are files")
     func unusualFormats() throws {
         let dir = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         try Self.make(
             ["-f", "lavfi", "-i", "testsrc=s=321x239:r=10:d=1", "-c:v", "ffv1", "-pix_fmt", "yuv444p", "odd.mkv"],
             in: dir)
@@ -159,6 +162,7 @@ struct TrackVideoCLITests {
     @Test("variable frame rate: times come from the video; --realtime video waits for them")
     func variableFrameRate() throws {
         let dir = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         // Frames 0-4 at 0.0-0.4 s, then a gap: frames 5-9 at 1.0-1.4 s.
         try Self.make(
             [
@@ -185,6 +189,7 @@ struct TrackVideoCLITests {
     @Test("not a video: audio only, truncated, empty, a folder, a stalled pipe — one clear error each")
     func notVideos() throws {
         let dir = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         try Self.make(["-f", "lavfi", "-i", "sine=d=1", "audio.wav"], in: dir)
         let audio = try Self.track(["--video", "audio.wav"], in: dir)
         #expect(audio.status == 1 && audio.stderr.contains("'audio.wav' has no video stream"), "\(audio.stderr)")
@@ -230,6 +235,7 @@ struct TrackVideoCLITests {
     @Test("an ffmpeg that stalls, dies or cuts a frame short: the frames before it, then one error with the frame")
     func brokenDecoder() throws {
         let dir = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         try Data("not decoded by the stand-in".utf8).write(to: dir.appendingPathComponent("clip.mp4"))
         // One 2x2 PPM frame.
         let frame = "printf 'P6\\n2 2\\n255\\n\\001\\002\\003\\004\\005\\006\\007\\010\\011\\012\\013\\014'"
