@@ -1,4 +1,5 @@
 import Foundation
+import OpenMLKit
 import OpenMLKitVision
 
 /// Where `mlkit track` takes its frames from, one at a time.
@@ -35,19 +36,14 @@ enum FrameSource {
 
 /// The frames a ``FrameProcessor`` is working on, kept until their result is drawn or printed.
 final class PendingFrames: @unchecked Sendable {
-    private let lock = NSLock()
-    private var frames: [Int: VideoFrameStream.Frame] = [:]
+    private let frames = LockedBox([Int: VideoFrameStream.Frame]())
 
     func put(_ frame: VideoFrameStream.Frame) {
-        lock.lock()
-        frames[frame.index] = frame
-        lock.unlock()
+        frames.withLockedValue { $0[frame.index] = frame }
     }
 
     func take(_ index: Int) -> VideoFrameStream.Frame? {
-        lock.lock()
-        defer { lock.unlock() }
-        return frames.removeValue(forKey: index)
+        frames.withLockedValue { $0.removeValue(forKey: index) }
     }
 }
 

@@ -160,9 +160,10 @@ struct TrackCommand: ParsableCommand {
 final class TrackOutput: @unchecked Sendable {
     let json: Bool
     let outputDir: String?
-    private(set) var identifiers = Set<Int>()
-    private(set) var firstError: Error?
-    private let lock = NSLock()
+    /// The tracking IDs seen and the first error; its lock also keeps each frame's output whole.
+    private let state = LockedBox((identifiers: Set<Int>(), firstError: (any Error)?.none))
+    var identifiers: Set<Int> { state.withLockedValue { $0.identifiers } }
+    var firstError: (any Error)? { state.withLockedValue { $0.firstError } }
 
     init(json: Bool, outputDir: String?) {
         self.json = json
@@ -177,19 +178,19 @@ final class TrackOutput: @unchecked Sendable {
     }
 
     func emit(frame: Int, time: Double?, image: VisionImage, objects: [DetectedObject]) throws {
-        lock.lock()
-        defer { lock.unlock() }
-        identifiers.formUnion(objects.compactMap(\.trackingIDValue))
-        if json {
-            print(try VisionJSON.string(Line(frame: frame, time: time, objects: objects)))
-        } else {
-            print("frame \(frame)\(time.map { String(format: " (%.3f s)", $0) } ?? ""): \(objects.count) object(s)")
-            for object in objects { print("  " + describe(object)) }
-        }
-        // Line by line even into a pipe, so that a reader of a long video sees each frame as it is done.
-        fflush(nil)  // all C streams: `stdout` itself is a global Swift 6 will not touch
-        if let outputDir {
-            try writeAnnotated(image, objects, to: outputDir + String(format: "/frame_%04d.png", frame))
+        try state.withLockedValue { state in
+            state.identifiers.formUnion(objects.compactMap(\.trackingIDValue))
+            if json {
+                print(try VisionJSON.string(Line(frame: frame, time: time, objects: objects)))
+            } else {
+                print("frame \(frame)\(time.map { String(format: " (%.3f s)", $0) } ?? ""): \(objects.count) object(s)")
+                for object in objects { print("  " + describe(object)) }
+            }
+            // Line by line even into a pipe, so that a reader of a long video sees each frame as it is done.
+            fflush(nil)  // all C streams: `stdout` itself is a global Swift 6 will not touch
+            if let outputDir {
+                try writeAnnotated(image, objects, to: outputDir + String(format: "/frame_%04d.png", frame))
+            }
         }
     }
 
@@ -199,9 +200,7 @@ final class TrackOutput: @unchecked Sendable {
             if let error = result.error { throw error }
             try emit(frame: result.frameIndex, time: time, image: image, objects: result.objects ?? [])
         } catch {
-            lock.lock()
-            if firstError == nil { firstError = error }
-            lock.unlock()
+            state.withLockedValue { if $0.firstError == nil { $0.firstError = error } }
         }
     }
 }
