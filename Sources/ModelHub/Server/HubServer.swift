@@ -200,7 +200,7 @@ public struct HubServer: Sendable {
     }
 
     /// The request's `If-Match` as a condition the catalogue evaluates in the write's own
-    /// transaction (nil without the header). The hub's tag for a model is ``HubModel/entityTag``,
+    /// transaction (nil without the header). The hub's tag for a model is `HubModel.entityTag`,
     /// sent with `GET /v1/models/{name}`; a write to a model that changed since answers 412.
     func condition(_ request: Request) -> ModelPrecondition? {
         request.headers[.ifMatch].map { ModelPrecondition.ifMatch(String($0.prefix(4096))) }

@@ -28,7 +28,7 @@ public struct NewModelVersion: Sendable, Equatable {
 }
 
 extension NewModelVersion {
-    /// This record, when a hub may hold it: a valid model name (``HubNames``), a size of at least
+    /// This record, when a hub may hold it: a valid model name (`HubNames`), a size of at least
     /// zero and a SHA-256 of 64 lowercase hex digits. Every catalogue checks what it adds with this,
     /// whoever calls it, so a name from outside never reaches a row unchecked.
     ///
@@ -86,7 +86,7 @@ public struct ModelPrecondition: Sendable {
     }
 
     /// HTTP's `If-Match` (RFC 9110 §13.1.1): met when `header` is `*` and the model exists, or lists
-    /// the model's current ``HubModel/entityTag`` (strong comparison: weak tags never match).
+    /// the model's current `HubModel.entityTag` (strong comparison: weak tags never match).
     public static func ifMatch(_ header: String) -> ModelPrecondition {
         let tags = header.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         return ModelPrecondition { model in
