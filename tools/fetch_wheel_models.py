@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import json
 import subprocess
 import sys
 import zipfile
@@ -38,8 +39,9 @@ WHEELS = [
      ["pymicro_wakeword/models/alexa.tflite", "pymicro_wakeword/models/hey_jarvis.tflite",
       "pymicro_wakeword/models/hey_mycroft.tflite", "pymicro_wakeword/models/okay_nabu.tflite"]),
     ("pyopen-wakeword", "1.1.0", "Apache-2.0 (package); openWakeWord pre-trained models CC BY-NC-SA 4.0",
-     "speech: openWakeWord speech embedding (LEAKY_RELU, MAXIMUM) and wake-word heads (one with an IF)",
-     ["pyopen_wakeword/models/embedding_model.tflite", "pyopen_wakeword/models/alexa.tflite",
+     "speech: openWakeWord mel front end (convolution STFT, BATCH_MATMUL, LOG), speech embedding, wake-word heads (one with an IF)",
+     ["pyopen_wakeword/models/melspectrogram.tflite",
+      "pyopen_wakeword/models/embedding_model.tflite", "pyopen_wakeword/models/alexa.tflite",
       "pyopen_wakeword/models/hey_jarvis.tflite", "pyopen_wakeword/models/hey_mycroft.tflite",
       "pyopen_wakeword/models/hey_rhasspy.tflite", "pyopen_wakeword/models/okay_nabu.tflite"]),
     ("mediapipe", "0.10.14", "Apache-2.0",
@@ -75,6 +77,11 @@ WHEELS = [
      ["tflite_micro/python/tflite_micro/sine_float.tflite"]),
 ]
 
+# Input shapes for models whose file declares a placeholder that LiteRT cannot prepare (the
+# melspectrogram's [1, 1] samples under a 512-tap window): written as MODEL.tflite.inputs.json,
+# which tools/parity_live.py uses instead of the file's shapes. 1760 samples: openWakeWord's chunk.
+INPUT_SHAPES = {"pyopen_wakeword/models/melspectrogram.tflite": [[1, 1760]]}
+
 
 def read_member(archive: zipfile.ZipFile, member: str) -> bytes:
     """A file of the wheel, or of a zip archive inside it ("ARCHIVE!FILE")."""
@@ -106,6 +113,8 @@ def main() -> None:
             for member in members:
                 name = f"{stem}__{Path(member.rpartition('!')[2]).name}"
                 (args.out / name).write_bytes(read_member(archive, member))
+                if member in INPUT_SHAPES:
+                    (args.out / f"{name}.inputs.json").write_text(json.dumps(INPUT_SHAPES[member]) + "\n")
                 sources.append(f"| {name} | {package} {version} | {member} | {licence} | {kind} |")
                 count += 1
     (args.out / "SOURCES.md").write_text("\n".join(sources) + "\n")
