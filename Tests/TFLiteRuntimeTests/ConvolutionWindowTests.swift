@@ -20,9 +20,11 @@ struct ConvolutionWindowTests {
         return interpreter
     }
 
-    @Test("a negative output size is refused at allocation, naming the filter and the input", arguments: [
-        [1, 3, 3, 2], [1, 1, 5, 2], [1, 5, 1, 2],
-    ])
+    @Test(
+        "a negative output size is refused at allocation, naming the filter and the input",
+        arguments: [
+            [1, 3, 3, 2], [1, 1, 5, 2], [1, 5, 1, 2],
+        ])
     func negativeSizeIsRefused(shape: [Int]) throws {
         let interpreter = try Self.interpreter(input: shape)
         let error = #expect(throws: (any Error).self) { try interpreter.allocateTensors() }
