@@ -24,6 +24,8 @@ For every .tflite under --models and each --extra directory (recursively):
 LiteRT runs with builtin kernels, no default delegates (no XNNPACK) and one thread, with a fresh
 interpreter per input set; only a model with a custom op that exists solely in XNNPACK (MediaPipe's
 Convolution2DTransposeBias) falls back to LiteRT with XNNPACK, and says so.
+A model whose file shape cannot run (a dynamic dimension stored as a placeholder 1) may have a
+`MODEL.tflite.inputs.json` beside it listing the input shapes to use instead.
 Prints one line per model and input, then a summary line; exits 1 if any inspect mismatch or
 any failing run, 2 on a usage error. --json writes the same results as a JSON report.
 Needs tools/requirements-ci.txt (ai-edge-litert, numpy, pillow).
@@ -334,6 +336,27 @@ def verdict(r: RunResult) -> str:
     return " ".join(parts)
 
 
+def declared_input_shapes(model: Path, details: list[dict]) -> list[list[int]] | None:
+    """Input shapes from `MODEL.tflite.inputs.json` beside the model (a JSON list of shapes), if any.
+
+    For a model whose file declares a placeholder size for a dynamic dimension that its own kernels
+    cannot run (openWakeWord's melspectrogram: [1, 1] audio samples, shape signature [1, -1]);
+    both runtimes then get inputs of these shapes. Each must keep the file's rank and fixed sizes.
+    """
+    sidecar = model.with_name(model.name + ".inputs.json")
+    if not sidecar.is_file():
+        return None
+    shapes = json.loads(sidecar.read_text())
+    if not isinstance(shapes, list) or len(shapes) != len(details):
+        raise ValueError(f"{sidecar.name}: expected a list of {len(details)} input shapes")
+    for shape, detail in zip(shapes, details):
+        signature = [int(d) for d in detail.get("shape_signature", detail["shape"])]
+        if (not isinstance(shape, list) or len(shape) != len(signature)
+                or any(not isinstance(n, int) or n < 1 or (s != -1 and n != s) for n, s in zip(shape, signature))):
+            raise ValueError(f"{sidecar.name}: shape {shape} does not fit input signature {signature}")
+    return shapes
+
+
 def check_model(model: Path, root: Path, photos: list[Path], args) -> ModelResult:
     label = str(model.relative_to(root)) if model.is_relative_to(root) else str(model)
     content = model.read_bytes()
@@ -343,14 +366,23 @@ def check_model(model: Path, root: Path, photos: list[Path], args) -> ModelResul
         interpreter = make_interpreter(content)
         views = [view(interpreter)]
         details = views[0]["inputs"]
+        shapes = declared_input_shapes(model, details)
+        if shapes:
+            details = [dict(d, shape=np.array(s, dtype=np.int32)) for d, s in zip(details, shapes)]
+            for detail in details:
+                interpreter.resize_tensor_input(detail["index"], [int(x) for x in detail["shape"]], strict=True)
+            note = f"inputs resized to {shapes} ({model.name}.inputs.json)"
         try:
             interpreter.allocate_tensors()
         except RuntimeError as error:
             if "unresolved custom op" not in str(error):
                 raise
             # Some custom ops (MediaPipe's Convolution2DTransposeBias) exist only in XNNPACK.
-            xnnpack, note = True, f"reference is LiteRT with XNNPACK ({one_line(error).split('. ')[0]})"
+            xnnpack = True
+            note = "; ".join(filter(None, [note, f"reference is LiteRT with XNNPACK ({one_line(error).split('. ')[0]})"]))
             interpreter = make_interpreter(content, xnnpack=True)
+            for detail in details if shapes else []:
+                interpreter.resize_tensor_input(detail["index"], [int(x) for x in detail["shape"]], strict=True)
             interpreter.allocate_tensors()
         views.append(view(interpreter))
     except Exception as error:

@@ -44,8 +44,24 @@ struct ConvolutionOptions {
     }
 
     /// The output window geometry for an input shape and filter size (validates everything).
+    ///
+    /// Like LiteRT's CONV_2D and DEPTHWISE_CONV_2D, refuses a VALID window that overshoots the
+    /// input so far that the output size comes out negative (an input of 1 sample under a 512-tap
+    /// filter); a size that truncates to 0 is an empty output, as there. Pools keep `WindowGeometry`'s
+    /// clamping to 0, since LiteRT runs them with an empty output.
     func geometry(node: Node, inputShape: [Int], filterHeight: Int, filterWidth: Int) throws -> WindowGeometry {
-        try WindowGeometry(
+        if inputShape.count == 4, strideHeight > 0, strideWidth > 0, dilationHeight > 0, dilationWidth > 0 {
+            let height = padding.outputSize(
+                input: inputShape[1], filter: filterHeight, stride: strideHeight, dilation: dilationHeight)
+            let width = padding.outputSize(
+                input: inputShape[2], filter: filterWidth, stride: strideWidth, dilation: dilationWidth)
+            guard height >= 0, width >= 0 else {
+                throw node.error(
+                    "the \(filterHeight)x\(filterWidth) filter (dilation \(dilationHeight)x\(dilationWidth)) does not fit "
+                        + "the \(inputShape[1])x\(inputShape[2]) input: output size \(height)x\(width)")
+            }
+        }
+        return try WindowGeometry(
             node: node, inputShape: inputShape, filterHeight: filterHeight, filterWidth: filterWidth,
             strideHeight: strideHeight, strideWidth: strideWidth, dilationHeight: dilationHeight,
             dilationWidth: dilationWidth, padding: padding)
