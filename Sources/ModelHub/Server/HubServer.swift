@@ -44,8 +44,9 @@ public struct HubServer: Sendable {
     let versionCache = VersionCache()
     /// Downloads handed to `sendfile` (nil: copy through buffers).
     let fileRegions: FileRegionTable?
-    /// The admin token and app key, and the rule that reads them.
-    var credentials: HubCredentials { HubCredentials(adminToken: configuration.adminToken, appKey: configuration.appKey) }
+    /// The admin token and app key, and the rule that reads them (made once: the download fast
+    /// path asks it on every request).
+    let credentials: HubCredentials
 
     /// A server with the embedded catalogue (`DATA/catalog.sqlite`) and the file blob store.
     ///
@@ -83,6 +84,7 @@ public struct HubServer: Sendable {
     private init(configuration: HubConfiguration, catalog: any ModelCatalog, blobs: any BlobStore, lock: DataDirectoryLock) {
         precondition(!configuration.adminToken.isEmpty, "the admin token must not be empty")
         self.configuration = configuration
+        self.credentials = HubCredentials(adminToken: configuration.adminToken, appKey: configuration.appKey)
         self.catalog = catalog
         self.blobs = blobs
         self.lock = lock
